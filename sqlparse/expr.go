@@ -1,0 +1,294 @@
+package sqlparse
+
+import (
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+type protoMessage = protoreflect.Message
+
+// walkMessages calls fn for every message in the tree rooted at m, parents
+// first. The tree depth is bounded by the parser (and by MaxDepth).
+func walkMessages(m protoreflect.Message, fn func(protoreflect.Message)) {
+	if !m.IsValid() {
+		return
+	}
+	fn(m)
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Kind() == protoreflect.MessageKind:
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				walkMessages(l.Get(i).Message(), fn)
+			}
+		case fd.Kind() == protoreflect.MessageKind && !fd.IsMap():
+			walkMessages(v.Message(), fn)
+		}
+		return true
+	})
+}
+
+// conds flattens a WHERE clause into its top-level conjuncts, each
+// describing a test of a column of the target table.
+func conds(n *pg.Node, target Table, upsert bool) []Cond {
+	var out []Cond
+	var add func(n *pg.Node)
+	add = func(n *pg.Node) {
+		if be := n.GetBoolExpr(); be != nil {
+			switch be.Boolop {
+			case pg.BoolExprType_AND_EXPR:
+				for _, a := range be.Args {
+					add(a)
+				}
+				return
+			case pg.BoolExprType_OR_EXPR:
+				c := Cond{Op: OpOr}
+				for _, a := range be.Args {
+					c.Or = append(c.Or, conds(a, target, upsert))
+				}
+				out = append(out, c)
+				return
+			}
+			out = append(out, Cond{Op: OpOther, InSubquery: hasSubLink(n)})
+			return
+		}
+		out = append(out, cond(n, target, upsert))
+	}
+	add(n)
+	return out
+}
+
+func cond(n *pg.Node, target Table, upsert bool) Cond {
+	switch {
+	case n.GetAExpr() != nil:
+		e := n.GetAExpr()
+		op := opName(e.Name)
+		switch e.Kind {
+		case pg.A_Expr_Kind_AEXPR_OP:
+			if col, ok := targetColumn(e.Lexpr, target); ok {
+				return Cond{Column: col, Op: compareOp(op), Value: valueKind(e.Rexpr, target, upsert)}
+			}
+			if col, ok := targetColumn(e.Rexpr, target); ok {
+				return Cond{Column: col, Op: flip(compareOp(op)), Value: valueKind(e.Lexpr, target, upsert)}
+			}
+		case pg.A_Expr_Kind_AEXPR_IN, pg.A_Expr_Kind_AEXPR_OP_ANY:
+			if col, ok := targetColumn(e.Lexpr, target); ok {
+				o := OpIn
+				if op == "<>" {
+					o = OpOther // NOT IN
+				}
+				return Cond{Column: col, Op: o, Value: valueKind(e.Rexpr, target, upsert)}
+			}
+		case pg.A_Expr_Kind_AEXPR_BETWEEN:
+			if col, ok := targetColumn(e.Lexpr, target); ok {
+				return Cond{Column: col, Op: OpLe, Value: valueKind(e.Rexpr, target, upsert)}
+			}
+		}
+		return Cond{Op: OpOther, InSubquery: hasSubLink(n)}
+	case n.GetNullTest() != nil:
+		t := n.GetNullTest()
+		if col, ok := targetColumn(t.Arg, target); ok {
+			op := OpIsNull
+			if t.Nulltesttype == pg.NullTestType_IS_NOT_NULL {
+				op = OpIsNotNull
+			}
+			return Cond{Column: col, Op: op, Value: ValueCaller}
+		}
+	case n.GetSubLink() != nil:
+		sl := n.GetSubLink()
+		if sl.SubLinkType == pg.SubLinkType_ANY_SUBLINK {
+			if col, ok := targetColumn(sl.Testexpr, target); ok {
+				return Cond{Column: col, Op: OpIn, Value: ValueSubquery}
+			}
+		}
+		return Cond{Op: OpOther, InSubquery: true}
+	}
+	return Cond{Op: OpOther, InSubquery: hasSubLink(n)}
+}
+
+func hasSubLink(n *pg.Node) bool {
+	found := false
+	walkMessages(n.ProtoReflect(), func(m protoreflect.Message) {
+		if _, ok := m.Interface().(*pg.SubLink); ok {
+			found = true
+		}
+	})
+	return found
+}
+
+func opName(name []*pg.Node) string {
+	if len(name) == 0 {
+		return ""
+	}
+	return name[len(name)-1].GetString_().GetSval()
+}
+
+func compareOp(op string) Op {
+	switch op {
+	case "=":
+		return OpEq
+	case "<>", "!=":
+		return OpNe
+	case "<":
+		return OpLt
+	case "<=":
+		return OpLe
+	case ">":
+		return OpGt
+	case ">=":
+		return OpGe
+	}
+	return OpOther
+}
+
+func flip(op Op) Op {
+	switch op {
+	case OpLt:
+		return OpGt
+	case OpLe:
+		return OpGe
+	case OpGt:
+		return OpLt
+	case OpGe:
+		return OpLe
+	}
+	return op
+}
+
+// columnRef returns the lower-cased name parts of a column reference,
+// looking through casts.
+func columnRef(n *pg.Node) []string {
+	for n.GetTypeCast() != nil {
+		n = n.GetTypeCast().Arg
+	}
+	cr := n.GetColumnRef()
+	if cr == nil {
+		return nil
+	}
+	parts := make([]string, 0, len(cr.Fields))
+	for _, f := range cr.Fields {
+		s := f.GetString_()
+		if s == nil {
+			return nil // A_Star
+		}
+		parts = append(parts, strings.ToLower(s.Sval))
+	}
+	return parts
+}
+
+// targetColumn reports whether n is a column of the target table: an
+// unqualified name, or one qualified by the table's name or alias.
+func targetColumn(n *pg.Node, target Table) (string, bool) {
+	parts := columnRef(n)
+	switch len(parts) {
+	case 1:
+		if containsHole(parts[0]) {
+			return "", false
+		}
+		return parts[0], true
+	case 2, 3:
+		rel := parts[len(parts)-2]
+		if rel != "" && (rel == target.Name || rel == target.Alias) {
+			return parts[len(parts)-1], true
+		}
+	}
+	return "", false
+}
+
+var nowFuncs = map[string]bool{
+	"now": true, "statement_timestamp": true, "clock_timestamp": true,
+	"transaction_timestamp": true, "timeofday": true,
+}
+
+// valueKind classifies the other side of a comparison.
+func valueKind(n *pg.Node, target Table, upsert bool) ValueKind {
+	if n == nil {
+		return ValueOther
+	}
+	for n.GetTypeCast() != nil {
+		n = n.GetTypeCast().Arg
+	}
+	switch {
+	case n.GetParamRef() != nil, n.GetAConst() != nil:
+		return ValueCaller
+	case n.GetList() != nil:
+		k := ValueCaller
+		for _, item := range n.GetList().Items {
+			if v := valueKind(item, target, upsert); v != ValueCaller {
+				k = v
+			}
+		}
+		return k
+	case n.GetColumnRef() != nil:
+		parts := columnRef(n)
+		if len(parts) == 1 && containsHole(parts[0]) {
+			return ValueCaller
+		}
+		if upsert && len(parts) == 2 && parts[0] == "excluded" {
+			return ValueCaller
+		}
+		return ValueColumn
+	case n.GetSqlvalueFunction() != nil:
+		return ValueNow
+	case n.GetFuncCall() != nil:
+		fc := n.GetFuncCall()
+		if nowFuncs[strings.ToLower(opName(fc.Funcname))] {
+			return ValueNow
+		}
+	case n.GetAExpr() != nil:
+		l := valueKind(n.GetAExpr().Lexpr, target, upsert)
+		r := valueKind(n.GetAExpr().Rexpr, target, upsert)
+		if n.GetAExpr().Lexpr == nil {
+			l = r
+		}
+		switch {
+		case l == ValueColumn || r == ValueColumn:
+			return ValueColumn
+		case l == ValueNow || r == ValueNow:
+			return ValueNow
+		case l == ValueCaller && r == ValueCaller:
+			return ValueCaller
+		}
+	case n.GetSubLink() != nil:
+		return ValueSubquery
+	}
+	return ValueOther
+}
+
+// assigns models SET targets.
+func assigns(targets []*pg.Node, table Table) []Assign {
+	out := make([]Assign, 0, len(targets))
+	for _, t := range targets {
+		rt := t.GetResTarget()
+		if rt == nil {
+			continue
+		}
+		a := Assign{Column: strings.ToLower(rt.Name)}
+		val := rt.Val
+		if val.GetMultiAssignRef() != nil {
+			val = nil
+		}
+		if val != nil {
+			walkMessages(val.ProtoReflect(), func(m protoreflect.Message) {
+				switch x := m.Interface().(type) {
+				case *pg.CaseWhen:
+					walkMessages(x.Expr.ProtoReflect(), func(m protoreflect.Message) {
+						if cr, ok := m.Interface().(*pg.ColumnRef); ok {
+							if col, ok := targetColumn(&pg.Node{Node: &pg.Node_ColumnRef{ColumnRef: cr}}, table); ok {
+								a.Guards = append(a.Guards, col)
+							}
+						}
+					})
+				case *pg.ColumnRef:
+					if col, ok := targetColumn(&pg.Node{Node: &pg.Node_ColumnRef{ColumnRef: x}}, table); ok && col == a.Column {
+						a.SelfRef = true
+					}
+				}
+			})
+		}
+		out = append(out, a)
+	}
+	return out
+}

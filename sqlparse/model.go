@@ -1,0 +1,188 @@
+package sqlparse
+
+// Kind is the kind of a statement.
+type Kind uint8
+
+const (
+	KindUnparsed Kind = iota // did not parse; only tokens are known
+	KindSelect
+	KindInsert
+	KindUpdate
+	KindDelete
+	KindOther // any other statement that parsed (DDL, utility, ...)
+)
+
+func (k Kind) String() string {
+	return [...]string{"unparsed", "SELECT", "INSERT", "UPDATE", "DELETE", "other"}[k]
+}
+
+// Strength is the strength of a row-locking clause.
+type Strength uint8
+
+const (
+	ForUpdate Strength = iota + 1
+	ForNoKeyUpdate
+	ForShare
+	ForKeyShare
+	LockInShareMode // MySQL; a syntax error on PostgreSQL
+)
+
+func (s Strength) String() string {
+	switch s {
+	case ForUpdate:
+		return "FOR UPDATE"
+	case ForNoKeyUpdate:
+		return "FOR NO KEY UPDATE"
+	case ForShare:
+		return "FOR SHARE"
+	case ForKeyShare:
+		return "FOR KEY SHARE"
+	case LockInShareMode:
+		return "LOCK IN SHARE MODE"
+	}
+	return "?"
+}
+
+// WaitPolicy is a locking clause's NOWAIT / SKIP LOCKED option.
+type WaitPolicy uint8
+
+const (
+	WaitBlock WaitPolicy = iota
+	WaitSkipLocked
+	WaitNoWait
+)
+
+// Lock is one row-locking clause of a SELECT.
+type Lock struct {
+	Strength Strength
+	Wait     WaitPolicy
+	// Span covers the clause's strength words, e.g. `FOR NO KEY UPDATE`
+	// (across line breaks and comments), in source offsets.
+	Span Span
+	// WaitSpan covers NOWAIT or SKIP LOCKED when present.
+	WaitSpan Span
+	// Of lists the relations named by OF, lower-cased.
+	Of []string
+	// Select is the SELECT the clause belongs to.
+	Select *Select
+}
+
+// Table is a relation reference.
+type Table struct {
+	Schema, Name, Alias string // lower-cased unless quoted
+	Span                Span
+}
+
+// Unknown reports whether the name came from a printf verb or a non-constant
+// operand, so it does not name a real table.
+func (t Table) Unknown() bool { return containsHole(t.Name) }
+
+// Select is a SELECT (at any depth: CTE, subquery, UNION arm) that carries a
+// locking clause.
+type Select struct {
+	Tables  []Table // FROM items that are plain relations
+	HasFrom bool
+	Joins   bool // more than one FROM item or any JOIN
+	Where   []Cond
+	Locks   []*Lock
+}
+
+// Op is a comparison operator in a predicate.
+type Op uint8
+
+const (
+	OpOther Op = iota
+	OpEq
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+	OpIn
+	OpIsNull
+	OpIsNotNull
+	OpOr // a disjunction; see Cond.Or
+)
+
+// ValueKind says what a predicate compares a column with.
+type ValueKind uint8
+
+const (
+	ValueOther  ValueKind = iota
+	ValueCaller           // a parameter, a constant, EXCLUDED.col, or a printf hole
+	ValueColumn           // another column
+	ValueNow              // now(), current_timestamp and friends
+	ValueSubquery
+)
+
+// Cond is one conjunct of a WHERE clause that compares a column of the
+// statement's target row (or, for Or, a disjunction of conjunct lists).
+type Cond struct {
+	Column string // lower-cased column name; empty when not a column test
+	Op     Op
+	Value  ValueKind
+	Or     [][]Cond
+	// InSubquery marks conditions that live only inside EXISTS / IN
+	// (SELECT ...) over another table.
+	InSubquery bool
+}
+
+// Assign is one SET target of an UPDATE or ON CONFLICT DO UPDATE.
+type Assign struct {
+	Column string
+	// Guards are the target-row columns a CASE expression on the right-hand
+	// side tests (`worker_id = CASE WHEN expires_at <= $1 THEN ...`).
+	Guards []string
+	// SelfRef marks a value computed from the column itself (range_id + 1).
+	SelfRef bool
+}
+
+// Write describes an UPDATE, DELETE or INSERT ... ON CONFLICT DO UPDATE.
+type Write struct {
+	Kind     Kind // KindUpdate, KindDelete or KindInsert (upsert)
+	Table    Table
+	Sets     []Assign
+	Where    []Cond // nil when the statement has no WHERE
+	HasWhere bool
+	// WhereSpan covers the WHERE keyword (source offsets) when present.
+	WhereSpan Span
+}
+
+// Statement is one SQL statement of a text.
+type Statement struct {
+	Kind Kind
+	// Span is the statement's range; KeywordSpan its first word.
+	Span, KeywordSpan Span
+	// Node is the pg_query node type name ("SelectStmt", "CreateStmt", ...),
+	// empty when unparsed.
+	Node string
+	// Locks are all row-locking clauses, in source order.
+	Locks []*Lock
+	// Write is set for UPDATE, DELETE and upserts.
+	Write *Write
+	// ParseError is the parser's message when Kind is KindUnparsed.
+	ParseError string
+	// Fragment marks a text that is only part of a statement (a WHERE
+	// clause, a bare locking clause) that code appends to a query.
+	Fragment bool
+}
+
+// Script is the result of parsing one text.
+type Script struct {
+	Stmts []*Statement
+	// Style and MaxParam describe the placeholders used.
+	Style    Style
+	MaxParam int
+	// Skipped says why the text was not parsed (too large, too deep, NUL
+	// bytes, invalid UTF-8); Stmts is then empty.
+	Skipped string
+}
+
+func containsHole(s string) bool {
+	for i := 0; i+len(HoleIdent) <= len(s); i++ {
+		if s[i:i+len(HoleIdent)] == HoleIdent {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,502 @@
+package sqlparse
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+)
+
+// Limits beyond which a text is skipped rather than parsed, so that hostile
+// input costs little and never hangs the analysis.
+const (
+	MaxBytes      = 512 << 10
+	MaxDepth      = 200
+	MaxStatements = 10000
+)
+
+// Parse parses text into statements. It never panics on any input and never
+// returns nil. Texts over the limits are returned with Skipped set.
+func Parse(text string) *Script {
+	switch {
+	case len(text) > MaxBytes:
+		return &Script{Skipped: fmt.Sprintf("text is %d bytes, over the %d-byte limit", len(text), MaxBytes)}
+	case strings.IndexByte(text, 0) >= 0:
+		return &Script{Skipped: "text contains a NUL byte"}
+	case !utf8.ValidString(text):
+		return &Script{Skipped: "text is not valid UTF-8"}
+	}
+	n := Normalize(text)
+	if n.MaxDepth > MaxDepth {
+		return &Script{Skipped: fmt.Sprintf("parentheses nest %d deep, over the limit of %d", n.MaxDepth, MaxDepth)}
+	}
+	if len(n.Stmts) > MaxStatements {
+		return &Script{Skipped: fmt.Sprintf("text has %d statements, over the limit of %d", len(n.Stmts), MaxStatements)}
+	}
+	s := &Script{Style: n.Style, MaxParam: n.MaxParam, Stmts: make([]*Statement, 0, len(n.Stmts))}
+	for _, sp := range n.Stmts {
+		rel := cachedStatement(n.Text[sp.Start:sp.End])
+		st := rel.translate(func(off int) int { return n.Map.ToSource(sp.Start + off) })
+		for _, l := range st.Locks {
+			for _, m := range n.MySQLLocks {
+				if l.Span.Start == m.Start {
+					l.Strength = LockInShareMode
+					l.Span = m
+				}
+			}
+		}
+		s.Stmts = append(s.Stmts, st)
+	}
+	return s
+}
+
+// cache holds statement models keyed by normalised statement text, so that
+// a query repeated across a package or a repository is parsed once.
+var cache = struct {
+	sync.Mutex
+	m map[string]*Statement
+}{m: map[string]*Statement{}}
+
+const cacheMax = 1 << 14
+
+func cachedStatement(text string) *Statement {
+	cache.Lock()
+	st, ok := cache.m[text]
+	cache.Unlock()
+	if ok {
+		return st
+	}
+	st = parseStatement(text)
+	cache.Lock()
+	if len(cache.m) >= cacheMax {
+		clear(cache.m)
+	}
+	cache.m[text] = st
+	cache.Unlock()
+	return st
+}
+
+// translate returns a deep copy of a cached statement with every offset
+// passed through f.
+func (s *Statement) translate(f func(int) int) *Statement {
+	sp := func(x Span) Span { return Span{f(x.Start), f(x.End)} }
+	c := *s
+	c.Span, c.KeywordSpan = sp(s.Span), sp(s.KeywordSpan)
+	selects := map[*Select]*Select{}
+	c.Locks = make([]*Lock, len(s.Locks))
+	for i, l := range s.Locks {
+		lc := *l
+		lc.Span, lc.WaitSpan = sp(l.Span), sp(l.WaitSpan)
+		if l.Select != nil {
+			sel, ok := selects[l.Select]
+			if !ok {
+				cp := *l.Select
+				sel = &cp
+				selects[l.Select] = sel
+			}
+			lc.Select = sel
+		}
+		c.Locks[i] = &lc
+	}
+	if s.Write != nil {
+		w := *s.Write
+		w.Table.Span = sp(w.Table.Span)
+		w.WhereSpan = sp(w.WhereSpan)
+		c.Write = &w
+	}
+	return &c
+}
+
+// fragmentPrefix completes a WHERE fragment (`" WHERE id = $1 FOR SHARE"`,
+// appended to a query elsewhere) into a statement that parses.
+const fragmentPrefix = "SELECT 1 FROM dsqllint_fragment "
+
+func parseStatement(text string) (st *Statement) {
+	toks := Lex(text)
+	first := significant(toks, 0, 1)
+	st = &Statement{Span: Span{0, len(text)}}
+	if first >= 0 {
+		st.KeywordSpan = Span{toks[first].Start, toks[first].End}
+		st.Span.Start = toks[first].Start
+	}
+	res, err := pg.Parse(text)
+	offset := 0
+	if err != nil && first >= 0 && strings.EqualFold(toks[first].Text(text), "where") {
+		if r2, err2 := pg.Parse(fragmentPrefix + text); err2 == nil {
+			res, err, offset = r2, nil, len(fragmentPrefix)
+			st.Fragment = true
+		}
+	}
+	if err != nil || len(res.GetStmts()) != 1 {
+		st.Kind = KindUnparsed
+		if err != nil {
+			st.ParseError = err.Error()
+		} else {
+			st.ParseError = "not a single statement"
+		}
+		st.Locks = fragmentLocks(text, toks)
+		if st.Locks != nil {
+			st.Fragment = true
+		}
+		return st
+	}
+	b := &builder{text: text, toks: toks, offset: offset}
+	node := res.Stmts[0].GetStmt()
+	st.Node = strings.TrimPrefix(fmt.Sprintf("%T", node.GetNode()), "*pg_query.Node_")
+	switch {
+	case node.GetSelectStmt() != nil:
+		st.Kind = KindSelect
+	case node.GetInsertStmt() != nil:
+		st.Kind = KindInsert
+		st.Write = b.upsert(node.GetInsertStmt())
+	case node.GetUpdateStmt() != nil:
+		st.Kind = KindUpdate
+		st.Write = b.update(node.GetUpdateStmt())
+	case node.GetDeleteStmt() != nil:
+		st.Kind = KindDelete
+		st.Write = b.delete(node.GetDeleteStmt())
+	default:
+		st.Kind = KindOther
+	}
+	st.Locks = b.locks(node)
+	return st
+}
+
+type builder struct {
+	text   string
+	toks   []Token
+	offset int // length of a prefix added before parsing
+}
+
+func (b *builder) loc(l int32) int {
+	x := int(l) - b.offset
+	if x < 0 {
+		return 0
+	}
+	if x > len(b.text) {
+		return len(b.text)
+	}
+	return x
+}
+
+func (b *builder) table(rv *pg.RangeVar) Table {
+	if rv == nil {
+		return Table{}
+	}
+	t := Table{Schema: strings.ToLower(rv.Schemaname), Name: strings.ToLower(rv.Relname)}
+	if rv.Alias != nil {
+		t.Alias = strings.ToLower(rv.Alias.Aliasname)
+	}
+	start := b.loc(rv.Location)
+	t.Span = Span{start, start + len(rv.Relname)}
+	if t.Span.End > len(b.text) {
+		t.Span.End = len(b.text)
+	}
+	return t
+}
+
+func (b *builder) update(u *pg.UpdateStmt) *Write {
+	w := &Write{Kind: KindUpdate, Table: b.table(u.Relation)}
+	w.Sets = assigns(u.TargetList, w.Table)
+	b.where(w, u.WhereClause, 0)
+	return w
+}
+
+func (b *builder) delete(d *pg.DeleteStmt) *Write {
+	w := &Write{Kind: KindDelete, Table: b.table(d.Relation)}
+	b.where(w, d.WhereClause, 0)
+	return w
+}
+
+// upsert models INSERT ... ON CONFLICT DO UPDATE as a write of the
+// conflicting row; other INSERTs write no existing row and yield nil.
+func (b *builder) upsert(ins *pg.InsertStmt) *Write {
+	oc := ins.OnConflictClause
+	if oc == nil || oc.Action != pg.OnConflictAction_ONCONFLICT_UPDATE {
+		return nil
+	}
+	w := &Write{Kind: KindInsert, Table: b.table(ins.Relation)}
+	w.Sets = assigns(oc.TargetList, w.Table)
+	b.where(w, oc.WhereClause, b.locateDoUpdate())
+	return w
+}
+
+func (b *builder) where(w *Write, clause *pg.Node, from int) {
+	if clause == nil {
+		return
+	}
+	w.HasWhere = true
+	w.Where = conds(clause, w.Table, w.Kind == KindInsert)
+	w.WhereSpan = b.keywordAt(from, "where")
+	if w.WhereSpan == (Span{}) {
+		w.WhereSpan = Span{b.loc(locationOf(clause)), b.loc(locationOf(clause))}
+	}
+}
+
+// keywordAt finds the first top-level (parenthesis depth 0) keyword at or
+// after offset from.
+func (b *builder) keywordAt(from int, word string) Span {
+	depth := 0
+	for _, t := range b.toks {
+		if t.Kind == TokPunct {
+			switch b.text[t.Start] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+		}
+		if t.Start >= from && depth == 0 && t.Kind == TokIdent && strings.EqualFold(t.Text(b.text), word) {
+			return Span{t.Start, t.End}
+		}
+	}
+	return Span{}
+}
+
+func (b *builder) locateDoUpdate() int {
+	for i, t := range b.toks {
+		if t.Kind == TokIdent && strings.EqualFold(t.Text(b.text), "do") {
+			if end, ok := matchWords(b.text, b.toks, i, "do", "update"); ok {
+				return end
+			}
+		}
+	}
+	return 0
+}
+
+func locationOf(n *pg.Node) int32 {
+	switch {
+	case n.GetAExpr() != nil:
+		return n.GetAExpr().Location
+	case n.GetBoolExpr() != nil:
+		return n.GetBoolExpr().Location
+	case n.GetNullTest() != nil:
+		return n.GetNullTest().Location
+	case n.GetSubLink() != nil:
+		return n.GetSubLink().Location
+	}
+	return 0
+}
+
+func (b *builder) locks(root *pg.Node) []*Lock {
+	type found struct {
+		sel    *Select
+		clause *pg.LockingClause
+		order  int
+	}
+	var all []found
+	walkSelects(root, func(s *pg.SelectStmt) {
+		if len(s.LockingClause) == 0 {
+			return
+		}
+		sel := b.selectInfo(s)
+		order := len(b.text)
+		if len(sel.Tables) > 0 {
+			order = sel.Tables[0].Span.Start
+		}
+		for _, lc := range s.LockingClause {
+			if c := lc.GetLockingClause(); c != nil {
+				all = append(all, found{sel, c, order})
+			}
+		}
+	})
+	if len(all) == 0 {
+		return nil
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].order < all[j].order })
+	spans := lockTokens(b.text, b.toks)
+	used := make([]bool, len(spans))
+	locks := make([]*Lock, 0, len(all))
+	for _, f := range all {
+		l := &Lock{Strength: strengthOf(f.clause.Strength), Select: f.sel}
+		switch f.clause.WaitPolicy {
+		case pg.LockWaitPolicy_LockWaitSkip:
+			l.Wait = WaitSkipLocked
+		case pg.LockWaitPolicy_LockWaitError:
+			l.Wait = WaitNoWait
+		}
+		for _, r := range f.clause.LockedRels {
+			if rv := r.GetRangeVar(); rv != nil {
+				l.Of = append(l.Of, strings.ToLower(rv.Relname))
+			}
+		}
+		// Pair with the first unused clause of the same strength in the text.
+		l.Span = Span{0, 0}
+		for i, s := range spans {
+			if !used[i] && s.Strength == l.Strength {
+				used[i] = true
+				l.Span, l.WaitSpan = s.Span, s.WaitSpan
+				break
+			}
+		}
+		f.sel.Locks = append(f.sel.Locks, l)
+		locks = append(locks, l)
+	}
+	sort.SliceStable(locks, func(i, j int) bool { return locks[i].Span.Start < locks[j].Span.Start })
+	return locks
+}
+
+func strengthOf(s pg.LockClauseStrength) Strength {
+	switch s {
+	case pg.LockClauseStrength_LCS_FORKEYSHARE:
+		return ForKeyShare
+	case pg.LockClauseStrength_LCS_FORSHARE:
+		return ForShare
+	case pg.LockClauseStrength_LCS_FORNOKEYUPDATE:
+		return ForNoKeyUpdate
+	}
+	return ForUpdate
+}
+
+func (b *builder) selectInfo(s *pg.SelectStmt) *Select {
+	sel := &Select{HasFrom: len(s.FromClause) > 0, Joins: len(s.FromClause) > 1}
+	var visit func(n *pg.Node)
+	visit = func(n *pg.Node) {
+		switch {
+		case n.GetRangeVar() != nil:
+			sel.Tables = append(sel.Tables, b.table(n.GetRangeVar()))
+		case n.GetJoinExpr() != nil:
+			sel.Joins = true
+			visit(n.GetJoinExpr().Larg)
+			visit(n.GetJoinExpr().Rarg)
+		}
+	}
+	for _, f := range s.FromClause {
+		visit(f)
+	}
+	var target Table
+	if len(sel.Tables) == 1 {
+		target = sel.Tables[0]
+	}
+	if s.WhereClause != nil {
+		sel.Where = conds(s.WhereClause, target, false)
+	}
+	return sel
+}
+
+// walkSelects calls fn for every SELECT in the tree: the statement itself,
+// CTEs, subqueries in any clause, and the arms of UNION/INTERSECT/EXCEPT.
+func walkSelects(root *pg.Node, fn func(*pg.SelectStmt)) {
+	walkMessages(root.ProtoReflect(), func(m protoMessage) {
+		if s, ok := m.Interface().(*pg.SelectStmt); ok {
+			fn(s)
+		}
+	})
+}
+
+type lockSpan struct {
+	Strength       Strength
+	Span, WaitSpan Span
+}
+
+// lockTokens finds the locking clauses in the token stream in source order:
+// FOR followed by UPDATE, SHARE, NO KEY UPDATE or KEY SHARE, in any case and
+// across whitespace and comments, and an optional trailing NOWAIT or
+// SKIP LOCKED (after an OF list). String and comment tokens never match.
+func lockTokens(text string, toks []Token) []lockSpan {
+	var out []lockSpan
+	word := func(i int, w string) bool {
+		return i >= 0 && toks[i].Kind == TokIdent && strings.EqualFold(toks[i].Text(text), w)
+	}
+	for i := range toks {
+		if !word(i, "for") {
+			continue
+		}
+		j := significant(toks, i+1, 1)
+		var s Strength
+		var end int
+		switch {
+		case word(j, "update"):
+			s, end = ForUpdate, toks[j].End
+		case word(j, "share"):
+			s, end = ForShare, toks[j].End
+		case word(j, "no"):
+			if e, ok := matchWords(text, toks, j, "no", "key", "update"); ok {
+				s, end = ForNoKeyUpdate, e
+			}
+		case word(j, "key"):
+			if e, ok := matchWords(text, toks, j, "key", "share"); ok {
+				s, end = ForKeyShare, e
+			}
+		}
+		if s == 0 {
+			continue
+		}
+		ls := lockSpan{Strength: s, Span: Span{toks[i].Start, end}}
+		// Skip an OF list to reach a wait policy.
+		k := significant(toks, indexAfter(toks, end), 1)
+		if word(k, "of") {
+			for k = significant(toks, k+1, 1); k >= 0; k = significant(toks, k+1, 1) {
+				kind := toks[k].Kind
+				if kind != TokIdent && kind != TokQuoted && !(kind == TokPunct && (text[toks[k].Start] == ',' || text[toks[k].Start] == '.')) {
+					break
+				}
+				if word(k, "nowait") || word(k, "skip") {
+					break
+				}
+			}
+		}
+		switch {
+		case word(k, "nowait"):
+			ls.WaitSpan = Span{toks[k].Start, toks[k].End}
+		case word(k, "skip"):
+			if e, ok := matchWords(text, toks, k, "skip", "locked"); ok {
+				ls.WaitSpan = Span{toks[k].Start, e}
+			}
+		}
+		out = append(out, ls)
+	}
+	return out
+}
+
+func indexAfter(toks []Token, end int) int {
+	return sort.Search(len(toks), func(i int) bool { return toks[i].Start >= end })
+}
+
+// fragmentLocks recognises a text that is nothing but locking clauses
+// (`FOR SHARE`, `FOR NO KEY UPDATE SKIP LOCKED`, `LOCK IN SHARE MODE`),
+// as code appends to a query built elsewhere.
+func fragmentLocks(text string, toks []Token) []*Lock {
+	spans := lockTokens(text, toks)
+	if len(spans) == 0 {
+		return nil
+	}
+	covered := func(off int) bool {
+		for _, s := range spans {
+			end := s.Span.End
+			if s.WaitSpan.End > end {
+				end = s.WaitSpan.End
+			}
+			if off >= s.Span.Start && off < end {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range toks {
+		if t.Kind == TokSpace || t.Kind == TokComment || covered(t.Start) {
+			continue
+		}
+		if t.Kind == TokPunct && text[t.Start] == ';' {
+			continue
+		}
+		return nil
+	}
+	sel := &Select{}
+	locks := make([]*Lock, len(spans))
+	for i, s := range spans {
+		l := &Lock{Strength: s.Strength, Span: s.Span, WaitSpan: s.WaitSpan, Select: sel}
+		if s.WaitSpan != (Span{}) {
+			l.Wait = WaitNoWait
+			if strings.EqualFold(text[s.WaitSpan.Start:s.WaitSpan.Start+4], "skip") {
+				l.Wait = WaitSkipLocked
+			}
+		}
+		sel.Locks = append(sel.Locks, l)
+		locks[i] = l
+	}
+	return locks
+}

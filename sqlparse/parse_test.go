@@ -1,0 +1,123 @@
+package sqlparse
+
+import (
+	"strings"
+	"testing"
+)
+
+func locksOf(t *testing.T, text string) []string {
+	t.Helper()
+	s := Parse(text)
+	if s.Skipped != "" {
+		t.Fatalf("Parse(%q) skipped: %s", text, s.Skipped)
+	}
+	var out []string
+	for _, st := range s.Stmts {
+		for _, l := range st.Locks {
+			out = append(out, l.Strength.String()+"@"+text[l.Span.Start:l.Span.End])
+		}
+	}
+	return out
+}
+
+func TestLocksEverywhere(t *testing.T) {
+	cases := []struct {
+		text string
+		want string
+	}{
+		{"SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE", "FOR SHARE@FOR SHARE"},
+		{"select range_id from shards where shard_id = $1 for share", "FOR SHARE@for share"},
+		{"SELECT 1 FROM t WHERE id = $1 FOR NO KEY\nUPDATE", "FOR NO KEY UPDATE@FOR NO KEY\nUPDATE"},
+		{"SELECT 1 FROM t WHERE id = $1 FOR /* c */ KEY SHARE NOWAIT", "FOR KEY SHARE@FOR /* c */ KEY SHARE"},
+		{"WITH x AS (SELECT id FROM t WHERE id = $1 FOR SHARE) UPDATE t SET a = 1 FROM x WHERE t.id = x.id", "FOR SHARE@FOR SHARE"},
+		{"SELECT * FROM a WHERE id IN (SELECT id FROM b WHERE k = $1 FOR SHARE)", "FOR SHARE@FOR SHARE"},
+		{"(SELECT id FROM a WHERE k = 1 FOR UPDATE) UNION ALL (SELECT id FROM b WHERE k = 2 FOR SHARE)", "FOR UPDATE@FOR UPDATE,FOR SHARE@FOR SHARE"},
+		{"SELECT 'FOR SHARE' FROM t -- FOR SHARE\nWHERE id = $1", ""},
+		{"SELECT * FROM t WHERE id = ? LOCK IN SHARE MODE", "LOCK IN SHARE MODE@LOCK IN SHARE MODE"},
+		{"select * from t where id = ? lock\n  in share mode", "LOCK IN SHARE MODE@lock\n  in share mode"},
+		{" FOR SHARE", "FOR SHARE@FOR SHARE"},
+		{" LOCK IN SHARE MODE", "LOCK IN SHARE MODE@LOCK IN SHARE MODE"},
+		{" WHERE shard_id = $1 FOR SHARE", "FOR SHARE@FOR SHARE"},
+		{"please update the record FOR SHARE holders", ""},
+		{"Update the record FOR SHARE holders", ""},
+		{"SELECT a FROM t WHERE id = :id FOR SHARE", "FOR SHARE@FOR SHARE"},
+		{"SELECT a FROM t WHERE id = @id FOR SHARE", "FOR SHARE@FOR SHARE"},
+		{"SELECT a FROM %s WHERE id = %d FOR SHARE", "FOR SHARE@FOR SHARE"},
+		{"SELECT a FROM t1 JOIN t2 ON t1.id = t2.id WHERE t1.id = $1 FOR UPDATE OF t1 FOR SHARE OF t2 SKIP LOCKED", "FOR UPDATE@FOR UPDATE,FOR SHARE@FOR SHARE"},
+	}
+	for _, c := range cases {
+		got := strings.Join(locksOf(t, c.text), ",")
+		if got != c.want {
+			t.Errorf("locks in %q = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+func TestNormalizePlaceholders(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"SELECT * FROM t WHERE a = ? AND b=?", "SELECT * FROM t WHERE a = $1 AND b=$2"},
+		{"UPDATE t SET v = :v+1 WHERE id = :id AND x = :v", "UPDATE t SET v = $1+1 WHERE id = $2 AND x = $1"},
+		{"SELECT * FROM t WHERE metadata ? 'k' AND id = ?", "SELECT * FROM t WHERE metadata ? 'k' AND id = $1"},
+		{"SELECT * FROM t WHERE a = $2 AND b = ?", "SELECT * FROM t WHERE a = $2 AND b = $3"},
+		{"SELECT a::int, arr[1:2], ':x' FROM t WHERE c = @c", "SELECT a::int, arr[1:2], ':x' FROM t WHERE c = $1"},
+		{"SELECT * FROM executions_%d WHERE id = %[2]v", "SELECT * FROM executions__" + HoleIdent + " WHERE id = " + HoleIdent},
+		{"SELECT '?' /* ? */ FROM `t` WHERE x = ?", `SELECT '?' /* ? */ FROM "t" WHERE x = $1`},
+	}
+	for _, c := range cases {
+		n := Normalize(c.in)
+		if n.Text != c.want {
+			t.Errorf("Normalize(%q) = %q, want %q", c.in, n.Text, c.want)
+		}
+	}
+}
+
+func TestOffsetsMapBack(t *testing.T) {
+	src := "UPDATE t SET v = :value WHERE id = ? FOR"
+	n := Normalize(src)
+	// The WHERE keyword maps back to itself.
+	w := strings.Index(n.Text, "WHERE")
+	if got := n.Map.ToSource(w); src[got:got+5] != "WHERE" {
+		t.Errorf("WHERE maps to %d (%q)", got, src[got:])
+	}
+	if got := n.Map.ToSource(len(n.Text)); got != len(src) {
+		t.Errorf("end maps to %d, want %d", got, len(src))
+	}
+}
+
+func TestWriteModel(t *testing.T) {
+	s := Parse("UPDATE shards SET range_id = $1, data = $2 WHERE shard_id = $3 AND range_id = $4")
+	w := s.Stmts[0].Write
+	if w == nil || w.Table.Name != "shards" || len(w.Sets) != 2 || len(w.Where) != 2 {
+		t.Fatalf("bad write model: %+v", w)
+	}
+	if w.Where[1].Column != "range_id" || w.Where[1].Op != OpEq || w.Where[1].Value != ValueCaller {
+		t.Errorf("range_id cond = %+v", w.Where[1])
+	}
+	s = Parse(`INSERT INTO toygres_cms.instances (k8s_name, create_orchestration_id) VALUES ($1, $2)
+ON CONFLICT (k8s_name) DO UPDATE SET dns_name = EXCLUDED.dns_name
+WHERE toygres_cms.instances.create_orchestration_id = EXCLUDED.create_orchestration_id RETURNING id`)
+	w = s.Stmts[0].Write
+	if w == nil || w.Kind != KindInsert || len(w.Where) != 1 || w.Where[0].Column != "create_orchestration_id" || w.Where[0].Value != ValueCaller {
+		t.Fatalf("upsert model: %+v", w)
+	}
+}
+
+func TestHostileInputNeverPanics(t *testing.T) {
+	inputs := []string{
+		strings.Repeat("(", 3000) + "SELECT 1" + strings.Repeat(")", 3000),
+		strings.Repeat("SELECT 1 FROM t WHERE id = $1 FOR SHARE;", 5000),
+		"SELECT '" + strings.Repeat("x", 1<<20),
+		"SELECT \x00 FROM t FOR SHARE",
+		"SELECT \xff\xfe FROM t FOR SHARE",
+		"SELECT 'unterminated FOR SHARE",
+		"SELECT /* unterminated FOR SHARE",
+		"SELECT $$ unterminated FOR SHARE",
+		"SELECT $a$ x $a$ FROM t FOR SHARE",
+	}
+	for _, in := range inputs {
+		s := Parse(in)
+		if s == nil {
+			t.Fatal("nil script")
+		}
+	}
+}
