@@ -1,0 +1,111 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Config is the rule configuration, set from the analyzer's flags.
+type Config struct {
+	// Target is the DSQL release the code must run on; rules for features
+	// DSQL added later are silent for newer targets.
+	Target Version
+	// Column name patterns; "*_version" matches any suffix.
+	FenceColumns  Columns // version / epoch columns compared in a CAS
+	OwnerColumns  Columns // owner columns compared with the caller's identity
+	StateColumns  Columns // state, lease and schedule columns
+	ExpiryColumns Columns // lease expiry columns, guards when compared with <
+	// Disabled rule IDs.
+	Disabled map[string]bool
+}
+
+// DefaultConfig is the configuration RULES.md documents.
+func DefaultConfig() *Config {
+	return &Config{
+		Target:        DefaultTarget,
+		FenceColumns:  ParseColumns("range_id,version,*_version,db_record_version,next_event_id,notification_version,revision,epoch,etag,fencing_token"),
+		OwnerColumns:  ParseColumns("worker_id,owner,owner_id,leader_id,lease_owner,*_orchestration_id,executor_id"),
+		StateColumns:  ParseColumns("status,state,phase,next_run_at,last_run_at,expires_at,heartbeat_at,lease_expires_at,locked_until,sleep_until,next_retry_at"),
+		ExpiryColumns: ParseColumns("expires_at,*_expires_at,lease_expiry,locked_until,lease_until"),
+	}
+}
+
+// Enabled reports whether a rule runs.
+func (c *Config) Enabled(id string) bool { return !c.Disabled[id] }
+
+// Columns is a set of column name patterns.
+type Columns []string
+
+// ParseColumns parses a comma-separated list of names and *-globs.
+func ParseColumns(s string) Columns {
+	var c Columns
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.ToLower(strings.TrimSpace(f)); f != "" {
+			c = append(c, f)
+		}
+	}
+	return c
+}
+
+func (c Columns) String() string { return strings.Join(c, ",") }
+
+// Set implements flag.Value.
+func (c *Columns) Set(s string) error { *c = ParseColumns(s); return nil }
+
+// Has reports whether col matches one of the patterns.
+func (c Columns) Has(col string) bool {
+	for _, p := range c {
+		switch {
+		case p == col:
+			return true
+		case strings.HasPrefix(p, "*") && strings.HasSuffix(col, p[1:]) && len(col) > len(p)-1:
+			return true
+		case strings.HasSuffix(p, "*") && strings.HasPrefix(col, p[:len(p)-1]) && len(col) > len(p)-1:
+			return true
+		}
+	}
+	return false
+}
+
+// Version is a DSQL release date.
+type Version struct{ t time.Time }
+
+// DefaultTarget is the newest DSQL feature set the catalogue knows.
+var DefaultTarget = MustVersion("2026-09")
+
+// ParseVersion accepts YYYY-MM or YYYY-MM-DD.
+func ParseVersion(s string) (Version, error) {
+	for _, layout := range []string{"2006-01-02", "2006-01"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			if layout == "2006-01" {
+				t = t.AddDate(0, 1, -1) // a month means its last day
+			}
+			return Version{t}, nil
+		}
+	}
+	return Version{}, fmt.Errorf("invalid DSQL version %q: want YYYY-MM or YYYY-MM-DD", s)
+}
+
+// MustVersion is ParseVersion for constants.
+func MustVersion(s string) Version {
+	v, err := ParseVersion(s)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// Before reports whether the target predates a feature released on date.
+func (v Version) Before(date Version) bool { return v.t.Before(date.t) }
+
+func (v Version) String() string { return v.t.Format("2006-01-02") }
+
+// Set implements flag.Value.
+func (v *Version) Set(s string) error {
+	x, err := ParseVersion(s)
+	if err == nil {
+		*v = x
+	}
+	return err
+}

@@ -1,0 +1,152 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dsqllint/dsqllint/sqlparse"
+)
+
+// UnfencedWrite is DSQL003.
+var UnfencedWrite = register(&Rule{
+	ID:       "DSQL003",
+	Name:     "unfenced-write",
+	Severity: Warning,
+	Summary:  "UPDATE/DELETE of coordination state without a compare-and-swap predicate",
+	check:    checkUnfencedWrite,
+})
+
+func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string)) {
+	w := st.Write
+	if w == nil {
+		return
+	}
+	cfg := ctx.Config
+	learned := ctx.Fences.Of(w.Table.Name)
+	if w.Table.Unknown() {
+		learned = nil
+	}
+	coord := coordinationColumns(cfg, w)
+	if len(learned) == 0 && len(coord) == 0 {
+		return // payload-only write of a data table
+	}
+	if fenced(cfg, w, w.Where) || guardedAssignments(cfg, w, coord) {
+		return
+	}
+	if w.Kind == sqlparse.KindDelete && hasRange(w.Where) {
+		return // guarded bulk delete: DELETE ... WHERE expires_at < $1
+	}
+	if ctx.LockedBefore != nil && !w.Table.Unknown() && ctx.LockedBefore(w.Table.Name, keyColumns(w.Where)) {
+		return // the row was locked FOR UPDATE earlier in the same transaction
+	}
+	col := suggestColumn(cfg, learned, coord)
+	pred := col + " = " + placeholder(ctx, col)
+	what := map[sqlparse.Kind]string{sqlparse.KindUpdate: "UPDATE of ", sqlparse.KindDelete: "DELETE from ", sqlparse.KindInsert: "upsert (ON CONFLICT DO UPDATE) of "}[w.Kind] + tableName(w.Table)
+	var why string
+	switch {
+	case len(coord) > 0:
+		why = fmt.Sprintf("%s sets %s with no compare-and-swap predicate on the row", what, strings.Join(coord, ", "))
+	default:
+		why = fmt.Sprintf("%s has no compare-and-swap predicate, though other statements fence %s on %s", what, tableName(w.Table), strings.Join(learned, ", "))
+	}
+	var fix string
+	switch {
+	case w.Kind == sqlparse.KindInsert:
+		fix = fmt.Sprintf("add `WHERE %s.%s` to DO UPDATE", tableName(w.Table), pred)
+	case w.HasWhere:
+		fix = fmt.Sprintf("add `AND %s`", pred)
+	default:
+		fix = fmt.Sprintf("add `WHERE <key> AND %s`", pred)
+	}
+	span := w.WhereSpan
+	if !w.HasWhere {
+		span = st.KeywordSpan
+	}
+	report(span, why+"; "+fix+" with the value read earlier and check that one row changed (occ.ExecCAS), or a stale writer overwrites the winner")
+}
+
+// coordinationColumns returns the version, owner, state and lease columns
+// the write assigns.
+func coordinationColumns(cfg *Config, w *sqlparse.Write) []string {
+	var cols []string
+	for _, a := range w.Sets {
+		if cfg.FenceColumns.Has(a.Column) || cfg.OwnerColumns.Has(a.Column) || cfg.StateColumns.Has(a.Column) || cfg.ExpiryColumns.Has(a.Column) {
+			cols = append(cols, a.Column)
+		}
+	}
+	return cols
+}
+
+// guardedAssignments accepts the MySQL-style upsert whose every
+// coordination assignment is a CASE guarded by the row's owner, version or
+// expiry (`worker_id = CASE WHEN expires_at <= ? THEN VALUES(worker_id) ...`).
+func guardedAssignments(cfg *Config, w *sqlparse.Write, coord []string) bool {
+	if len(coord) == 0 {
+		return false
+	}
+	for _, a := range w.Sets {
+		if !slices.Contains(coord, a.Column) {
+			continue
+		}
+		ok := false
+		for _, g := range a.Guards {
+			if cfg.FenceColumns.Has(g) || cfg.OwnerColumns.Has(g) || cfg.ExpiryColumns.Has(g) {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func hasRange(conds []sqlparse.Cond) bool {
+	for _, c := range conds {
+		switch c.Op {
+		case sqlparse.OpLt, sqlparse.OpLe, sqlparse.OpGt, sqlparse.OpGe:
+			if c.Column != "" && !c.InSubquery {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// suggestColumn picks the fence to name: a column other statements already
+// fence this table on, else the version, owner or state column assigned.
+func suggestColumn(cfg *Config, learned, coord []string) string {
+	if len(learned) > 0 {
+		return learned[0]
+	}
+	for _, set := range []Columns{cfg.FenceColumns, cfg.OwnerColumns} {
+		for _, c := range coord {
+			if set.Has(c) {
+				return c
+			}
+		}
+	}
+	return coord[0]
+}
+
+// placeholder spells a new parameter in the style the text already uses.
+func placeholder(ctx *Context, col string) string {
+	switch ctx.Style {
+	case sqlparse.StyleQuestion:
+		return "?"
+	case sqlparse.StyleColon:
+		return ":expected_" + col
+	case sqlparse.StyleAt:
+		return "@expected_" + col
+	}
+	return "$" + strconv.Itoa(ctx.MaxParam+1)
+}
+
+func tableName(t sqlparse.Table) string {
+	if t.Unknown() {
+		return "the table"
+	}
+	return t.Name
+}

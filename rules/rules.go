@@ -1,0 +1,97 @@
+package rules
+
+import (
+	"sort"
+
+	"github.com/dsqllint/dsqllint/sqlparse"
+)
+
+// Severity is error when DSQL rejects the statement, warning when DSQL
+// accepts it but the program loses a guarantee it relied on.
+type Severity uint8
+
+const (
+	Warning Severity = iota
+	Error
+)
+
+func (s Severity) String() string {
+	if s == Error {
+		return "error"
+	}
+	return "warning"
+}
+
+// Rule is one check of the catalogue.
+type Rule struct {
+	ID       string // stable: DSQL001
+	Name     string // share-lock
+	Severity Severity
+	Summary  string // one line, for rule lists and SARIF
+	check    func(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string))
+}
+
+// DocURL is the rule's documentation page.
+func (r *Rule) DocURL() string {
+	return "https://github.com/dsqllint/dsqllint/blob/main/docs/rules/" + r.ID + ".md"
+}
+
+// Prefix is how every message of the rule starts: "DSQL001 share-lock: ".
+func (r *Rule) Prefix() string { return r.ID + " " + r.Name + ": " }
+
+// Finding is one problem in a text, located by source byte offsets.
+type Finding struct {
+	Rule    *Rule
+	Span    sqlparse.Span
+	Message string // starts with Rule.Prefix()
+}
+
+var all []*Rule
+
+func register(r *Rule) *Rule {
+	all = append(all, r)
+	sort.Slice(all, func(i, j int) bool { return all[i].ID < all[j].ID })
+	return r
+}
+
+// All returns every rule, ordered by ID.
+func All() []*Rule { return append([]*Rule(nil), all...) }
+
+// ByID returns the rule with the given ID, or nil.
+func ByID(id string) *Rule {
+	for _, r := range all {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// Context is what a rule may know beyond the statement itself.
+type Context struct {
+	Config *Config
+	// Style and MaxParam are the text's placeholder style, for suggestions.
+	Style    sqlparse.Style
+	MaxParam int
+	// Fences is what the package's other statements and schema tell.
+	Fences *Fences
+	// LockedBefore reports whether the enclosing function already holds a
+	// FOR UPDATE on table for a key made of (a subset of) keys. Nil when
+	// the text is not inside a function.
+	LockedBefore func(table string, keys []string) bool
+}
+
+// Check runs every enabled rule over the statements of a script.
+func Check(ctx *Context, s *sqlparse.Script) []Finding {
+	var out []Finding
+	for _, st := range s.Stmts {
+		for _, r := range all {
+			if r.check != nil && ctx.Config.Enabled(r.ID) {
+				r.check(ctx, st, func(sp sqlparse.Span, msg string) {
+					out = append(out, Finding{Rule: r, Span: sp, Message: r.Prefix() + msg})
+				})
+			}
+		}
+	}
+	return out
+}

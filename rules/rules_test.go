@@ -1,0 +1,116 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dsqllint/dsqllint/sqlparse"
+)
+
+// check runs the catalogue over texts as if they were one package.
+func check(texts ...string) []Finding {
+	cfg := DefaultConfig()
+	fences := NewFences()
+	var scripts []*sqlparse.Script
+	for _, t := range texts {
+		s := sqlparse.Parse(t)
+		scripts = append(scripts, s)
+		for _, st := range s.Stmts {
+			fences.Learn(cfg, st)
+		}
+	}
+	var out []Finding
+	for _, s := range scripts {
+		out = append(out, Check(&Context{Config: cfg, Style: s.Style, MaxParam: s.MaxParam, Fences: fences}, s)...)
+	}
+	return out
+}
+
+func ids(fs []Finding) string {
+	var s []string
+	for _, f := range fs {
+		s = append(s, f.Rule.ID)
+	}
+	return strings.Join(s, ",")
+}
+
+func TestUnfencedWrite(t *testing.T) {
+	report := []string{
+		"UPDATE shards SET range_id = range_id + 1 WHERE shard_id = $1",
+		"UPDATE workflow_executions SET status = ?, error_message = COALESCE(?, error_message) WHERE id = ? AND namespace = ?",
+		"UPDATE workflow_executions SET status = 'sleeping', sleep_until = ? WHERE id = ? AND namespace = ?",
+		"UPDATE cron_jobs SET last_run_at = ?, next_run_at = ?, updated_at = ? WHERE id = ? AND namespace = ?",
+		"UPDATE task_queues SET range_id = :range_id, data = :data WHERE range_hash = :range_hash AND task_queue_id = :task_queue_id",
+		"INSERT INTO leases (resource_id, worker_id) VALUES ($1, $2) ON CONFLICT (resource_id) DO UPDATE SET worker_id = EXCLUDED.worker_id",
+		"UPDATE leases SET worker_id = $1 WHERE resource_id = $2 AND worker_id <> $1",
+		"UPDATE leases SET worker_id = $1 WHERE resource_id = $2 AND EXISTS (SELECT 1 FROM shards WHERE range_id = $3)",
+	}
+	quiet := []string{
+		"UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3",
+		"UPDATE shards SET range_id = $1, updated_at = NOW() WHERE shard_id = $2 AND range_id = $3",
+		"UPDATE namespace_metadata SET notification_version = $1 WHERE partition_id = $2 AND notification_version = $3",
+		"UPDATE leases SET heartbeat_at = ?, expires_at = ? WHERE resource_id = ? AND worker_id = ?",
+		"DELETE FROM leases WHERE resource_id = ? AND worker_id = ?",
+		"DELETE FROM leases WHERE namespace = ? AND expires_at < ?",
+		"UPDATE workflow_executions SET status = 'pending' WHERE namespace = ? AND status = 'running' AND id NOT IN (SELECT resource_id FROM leases WHERE kind = 'workflow')",
+		"UPDATE workflow_steps SET output_data = $1 WHERE id = $2",
+		"UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3 AND (expires_at < now() OR worker_id = $1)",
+		"UPDATE jobs SET owner = $1 WHERE id = $2 AND owner IS NULL",
+		`INSERT INTO toygres_cms.instances (k8s_name, dns_name, state, create_orchestration_id) VALUES ($1, $2, 'creating', $3)
+ON CONFLICT (k8s_name) DO UPDATE SET dns_name = EXCLUDED.dns_name, updated_at = NOW()
+WHERE toygres_cms.instances.create_orchestration_id = EXCLUDED.create_orchestration_id RETURNING id`,
+		"INSERT INTO leases (resource_id, kind, worker_id, expires_at) VALUES (?, 'workflow', ?, ?) ON DUPLICATE KEY UPDATE worker_id = CASE WHEN expires_at <= ? THEN VALUES(worker_id) ELSE worker_id END, expires_at = CASE WHEN expires_at <= ? OR worker_id = VALUES(worker_id) THEN VALUES(expires_at) ELSE expires_at END",
+		"UPDATE shards SET range_id = ? WHERE shard_id = ? IF range_id = ?", // CQL
+		"update shards set range_id=%d where shard_id=%d please",
+	}
+	for _, q := range report {
+		if got := ids(check(q)); got != "DSQL003" {
+			t.Errorf("want DSQL003 for %q, got %q", q, got)
+		}
+	}
+	for _, q := range quiet {
+		if got := ids(check(q)); got != "" {
+			t.Errorf("want no finding for %q, got %q: %v", q, got, check(q))
+		}
+	}
+}
+
+func TestLearnedFence(t *testing.T) {
+	fenced := "UPDATE executions SET next_event_id = $1, data = $2 WHERE shard_id = $3 AND run_id = $4 AND next_event_id = $5"
+	payload := "UPDATE executions SET data = $1 WHERE shard_id = $2 AND run_id = $3"
+	if got := ids(check(payload)); got != "" {
+		t.Errorf("payload-only write reported alone: %s", got)
+	}
+	fs := check(fenced, payload)
+	if ids(fs) != "DSQL003" || !strings.Contains(fs[0].Message, "AND next_event_id = $4") {
+		t.Errorf("learned fence: %v", fs)
+	}
+	schema := "CREATE TABLE docs (id uuid PRIMARY KEY, body text, version bigint NOT NULL)"
+	if got := ids(check(schema, "UPDATE docs SET body = $1 WHERE id = $2")); got != "DSQL003" {
+		t.Errorf("schema fence: got %q", got)
+	}
+}
+
+func TestShareLockVersions(t *testing.T) {
+	q := "SELECT id FROM t WHERE id = $1 FOR KEY SHARE"
+	cfg := DefaultConfig()
+	s := sqlparse.Parse(q)
+	if got := ids(Check(&Context{Config: cfg}, s)); got != "" {
+		t.Errorf("FOR KEY SHARE at %s: %s", cfg.Target, got)
+	}
+	cfg.Target = MustVersion("2026-01")
+	if got := ids(Check(&Context{Config: cfg}, s)); got != "DSQL001" {
+		t.Errorf("FOR KEY SHARE at 2026-01: %q", got)
+	}
+}
+
+func TestMessages(t *testing.T) {
+	fs := check("SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE", "SELECT * FROM t WHERE id = ? LOCK IN SHARE MODE")
+	if len(fs) != 2 {
+		t.Fatalf("got %v", fs)
+	}
+	if !strings.HasPrefix(fs[0].Message, "DSQL001 share-lock: FOR SHARE is not supported by Aurora DSQL") ||
+		!strings.HasPrefix(fs[1].Message, "DSQL002 mysql-share-lock: ") {
+		t.Errorf("messages: %q / %q", fs[0].Message, fs[1].Message)
+	}
+}
