@@ -38,7 +38,7 @@ func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlpar
 	if w.Kind == sqlparse.KindDelete && hasRange(w.Where) {
 		return // guarded bulk delete: DELETE ... WHERE expires_at < $1
 	}
-	if ctx.LockedBefore != nil && !w.Table.Unknown() && ctx.LockedBefore(w.Table.Name, keyColumns(w.Where)) {
+	if ctx.LockedBefore != nil && !w.Table.Unknown() && ctx.LockedBefore(st.Span.Start, w.Table.Name, keyColumns(w.Where)) {
 		return // the row was locked FOR UPDATE earlier in the same transaction
 	}
 	col := suggestColumn(cfg, learned, coord)

@@ -75,10 +75,11 @@ type Context struct {
 	MaxParam int
 	// Fences is what the package's other statements and schema tell.
 	Fences *Fences
-	// LockedBefore reports whether the enclosing function already holds a
-	// FOR UPDATE on table for a key made of (a subset of) keys. Nil when
-	// the text is not inside a function.
-	LockedBefore func(table string, keys []string) bool
+	// LockedBefore reports whether, before the statement starting at
+	// source offset at, the enclosing function already holds a FOR UPDATE
+	// on table for a key made of (a subset of) keys. Nil when the text is
+	// not inside a function.
+	LockedBefore func(at int, table string, keys []string) bool
 }
 
 // Check runs every enabled rule over the statements of a script.

@@ -160,6 +160,8 @@ type Statement struct {
 	Locks []*Lock
 	// Write is set for UPDATE, DELETE and upserts.
 	Write *Write
+	// Create is set for CREATE TABLE.
+	Create *CreateTable
 	// ParseError is the parser's message when Kind is KindUnparsed.
 	ParseError string
 	// Fragment marks a text that is only part of a statement (a WHERE
@@ -185,4 +187,10 @@ func containsHole(s string) bool {
 		}
 	}
 	return false
+}
+
+// CreateTable is what the rules need of a CREATE TABLE: its columns.
+type CreateTable struct {
+	Table   Table
+	Columns []string // lower-cased
 }

@@ -101,6 +101,11 @@ func (s *Statement) translate(f func(int) int) *Statement {
 		}
 		c.Locks[i] = &lc
 	}
+	if s.Create != nil {
+		ct := *s.Create
+		ct.Table.Span = sp(ct.Table.Span)
+		c.Create = &ct
+	}
 	if s.Write != nil {
 		w := *s.Write
 		w.Table.Span = sp(w.Table.Span)
@@ -158,6 +163,9 @@ func parseStatement(text string) (st *Statement) {
 	case node.GetDeleteStmt() != nil:
 		st.Kind = KindDelete
 		st.Write = b.delete(node.GetDeleteStmt())
+	case node.GetCreateStmt() != nil:
+		st.Kind = KindOther
+		st.Create = b.create(node.GetCreateStmt())
 	default:
 		st.Kind = KindOther
 	}
@@ -203,6 +211,16 @@ func (b *builder) update(u *pg.UpdateStmt) *Write {
 	w.Sets = assigns(u.TargetList, w.Table)
 	b.where(w, u.WhereClause, 0)
 	return w
+}
+
+func (b *builder) create(c *pg.CreateStmt) *CreateTable {
+	ct := &CreateTable{Table: b.table(c.Relation)}
+	for _, e := range c.TableElts {
+		if cd := e.GetColumnDef(); cd != nil {
+			ct.Columns = append(ct.Columns, strings.ToLower(cd.Colname))
+		}
+	}
+	return ct
 }
 
 func (b *builder) delete(d *pg.DeleteStmt) *Write {

@@ -1,0 +1,233 @@
+package analyzer
+
+import (
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/dsqllint/dsqllint/rules"
+	"github.com/dsqllint/dsqllint/sqlparse"
+)
+
+const doc = `report SQL that breaks or silently weakens on Amazon Aurora DSQL
+
+dsqllint finds SQL in Go code (constants, concatenations, Sprintf formats,
+query arguments of database/sql, sqlx and pgx, //go:embed .sql files) and
+reports what Aurora DSQL rejects or what loses its concurrency guarantee
+under optimistic concurrency. Rule reference: docs/rules/.`
+
+// Analyzer is the dsqllint analyzer with its flags bound to a default
+// configuration.
+var Analyzer = New()
+
+// New returns a dsqllint analyzer with its own configuration and flags, so
+// that tests and embedders can run differently configured instances.
+func New() *analysis.Analyzer {
+	s := &settings{cfg: rules.DefaultConfig()}
+	a := &analysis.Analyzer{
+		Name:             "dsqllint",
+		Doc:              doc,
+		URL:              "https://github.com/dsqllint/dsqllint/blob/main/docs/rules/README.md",
+		RunDespiteErrors: true,
+		Run:              func(pass *analysis.Pass) (any, error) { return s.run(pass) },
+	}
+	s.register(&a.Flags)
+	return a
+}
+
+// settings is the analyzer's configuration, written only by flag parsing.
+type settings struct {
+	cfg     *rules.Config
+	verbose bool
+}
+
+func (s *settings) register(fs *flag.FlagSet) {
+	fs.Var(&s.cfg.Target, "dsql-version", "target Aurora DSQL release `YYYY-MM[-DD]`; rules for features DSQL added later stay silent")
+	fs.Var(&s.cfg.FenceColumns, "fence-columns", "comma-separated version/epoch column names (`*` globs) that fence a write")
+	fs.Var(&s.cfg.OwnerColumns, "owner-columns", "comma-separated owner column names that fence a write when compared with the caller")
+	fs.Var(&s.cfg.StateColumns, "state-columns", "comma-separated state, lease and schedule column names that make a write coordination state")
+	fs.Var(&s.cfg.ExpiryColumns, "expiry-columns", "comma-separated lease expiry column names that fence a write when compared with <")
+	fs.Var(ruleSet{s.cfg}, "disable", "comma-separated rule IDs to disable (e.g. DSQL003)")
+	fs.BoolVar(&s.verbose, "v", false, "note on stderr every SQL text skipped because it exceeds the size or nesting limits")
+}
+
+// ruleSet is the -disable flag.
+type ruleSet struct{ cfg *rules.Config }
+
+func (r ruleSet) String() string {
+	if r.cfg == nil {
+		return ""
+	}
+	var ids []string
+	for id := range r.cfg.Disabled {
+		ids = append(ids, id)
+	}
+	return strings.Join(ids, ",")
+}
+
+func (r ruleSet) Set(v string) error {
+	r.cfg.Disabled = map[string]bool{}
+	for _, id := range strings.Split(v, ",") {
+		if id = strings.TrimSpace(strings.ToUpper(id)); id == "" {
+			continue
+		}
+		if rules.ByID(id) == nil {
+			return fmt.Errorf("unknown rule %q", id)
+		}
+		r.cfg.Disabled[id] = true
+	}
+	return nil
+}
+
+func (s *settings) run(pass *analysis.Pass) (any, error) {
+	c := &checker{pass: pass, settings: s, funcs: map[*types.Func]*ast.FuncDecl{}}
+	texts := c.collect()
+	texts = append(texts, c.embedded()...)
+	// .sql files named as other files of the pass: the CLI's plain SQL mode.
+	for _, name := range pass.OtherFiles {
+		if strings.EqualFold(filepath.Ext(name), ".sql") {
+			if t := c.sqlFile(name); t != nil {
+				texts = append(texts, t)
+			}
+		}
+	}
+	c.lint(texts)
+	return nil, nil
+}
+
+// checker is the state of one package's analysis.
+type checker struct {
+	pass     *analysis.Pass
+	settings *settings
+	// funcs maps the package's functions to their declarations, to follow
+	// a transaction into the helpers a function calls.
+	funcs map[*types.Func]*ast.FuncDecl
+	// calls lists, per function, the calls it makes to package functions.
+	calls map[ast.Node][]localCall
+	// directives are the //dsqllint:ignore comments of the Go files.
+	directives []*directive
+}
+
+type localCall struct {
+	pos token.Pos
+	fn  *ast.FuncDecl
+}
+
+func (c *checker) note(pos token.Pos, format string, args ...any) {
+	if c.settings.verbose {
+		fmt.Fprintf(os.Stderr, "%s: dsqllint: %s\n", c.pass.Fset.Position(pos), fmt.Sprintf(format, args...))
+	}
+}
+
+// parsedText is a text that parsed as SQL.
+type parsedText struct {
+	text   *Text
+	script *sqlparse.Script
+	dirs   []*directive // -- dsqllint:ignore comments inside the SQL
+}
+
+// heldLock is a FOR UPDATE seen in a function.
+type heldLock struct {
+	pos   token.Pos
+	table string
+	keys  []string
+}
+
+func (c *checker) lint(texts []*Text) {
+	cfg := c.settings.cfg
+	fences := rules.NewFences()
+	var parsed []*parsedText
+	locks := map[ast.Node][]heldLock{}
+	for _, t := range texts {
+		if !t.Known && !sqlparse.LooksLikeSQL(t.SQL) {
+			continue
+		}
+		s := sqlparse.Parse(t.SQL)
+		if s.Skipped != "" {
+			c.note(t.Pos(0, false), "skipped SQL text: %s", s.Skipped)
+			continue
+		}
+		p := &parsedText{text: t, script: s, dirs: c.sqlDirectives(t, s)}
+		parsed = append(parsed, p)
+		for _, st := range s.Stmts {
+			fences.Learn(cfg, st)
+			for _, l := range st.Locks {
+				if table, keys, ok := rules.LockKeys(l); ok && t.Scope != nil {
+					locks[t.Scope] = append(locks[t.Scope], heldLock{t.Pos(l.Span.Start, false), table, keys})
+				}
+			}
+		}
+	}
+	for _, p := range parsed {
+		t := p.text
+		ctx := &rules.Context{Config: cfg, Style: p.script.Style, MaxParam: p.script.MaxParam, Fences: fences}
+		if t.Scope != nil {
+			ctx.LockedBefore = c.lockedBefore(locks, t)
+		}
+		for _, f := range c.safeCheck(ctx, p) {
+			pos, end := t.Pos(f.Span.Start, false), t.Pos(f.Span.End, true)
+			if c.suppressed(p, f, pos) {
+				continue
+			}
+			c.pass.Report(analysis.Diagnostic{
+				Pos: pos, End: end, Category: f.Rule.ID, Message: f.Message, URL: f.Rule.DocURL(),
+			})
+		}
+	}
+	c.reportDirectives(parsed)
+}
+
+// safeCheck runs the rules, turning a panic (a bug of ours on some odd
+// input) into a note instead of a crash of the whole vet run.
+func (c *checker) safeCheck(ctx *rules.Context, p *parsedText) (fs []rules.Finding) {
+	defer func() {
+		if r := recover(); r != nil {
+			fs = nil
+			fmt.Fprintf(os.Stderr, "%s: dsqllint: internal error checking this SQL (please report): %v\n",
+				c.pass.Fset.Position(p.text.Pos(0, false)), r)
+		}
+	}()
+	return rules.Check(ctx, p.script)
+}
+
+// lockedBefore answers, for statements of t, whether the same function (or
+// a package function it called earlier) locked the row FOR UPDATE first.
+func (c *checker) lockedBefore(locks map[ast.Node][]heldLock, t *Text) func(int, string, []string) bool {
+	return func(at int, table string, keys []string) bool {
+		covers := func(l heldLock) bool {
+			if l.table != table {
+				return false
+			}
+			for _, k := range l.keys {
+				if !strings.Contains(","+strings.Join(keys, ",")+",", ","+k+",") {
+					return false
+				}
+			}
+			return true
+		}
+		pos := t.Pos(at, false)
+		for _, l := range locks[t.Scope] {
+			if l.pos < pos && covers(l) {
+				return true
+			}
+		}
+		for _, call := range c.calls[t.Scope] {
+			if call.pos >= pos {
+				continue
+			}
+			for _, l := range locks[call.fn] {
+				if covers(l) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}

@@ -1,0 +1,97 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+type callee struct {
+	pkg, name string
+	method    bool
+}
+
+// queryArgs gives, for the query methods and functions of database/sql,
+// sqlx and pgx v5, the index of the argument that holds the SQL text.
+var queryArgs = func() map[callee]int {
+	m := map[callee]int{}
+	add := func(pkg string, method bool, idx int, names ...string) {
+		for _, n := range names {
+			m[callee{pkg, n, method}] = idx
+		}
+	}
+	const sql, sqlx = "database/sql", "github.com/jmoiron/sqlx"
+	add(sql, true, 0, "Exec", "Query", "QueryRow", "Prepare")
+	add(sql, true, 1, "ExecContext", "QueryContext", "QueryRowContext", "PrepareContext")
+	add(sqlx, true, 0, "NamedExec", "NamedQuery", "Queryx", "QueryRowx", "MustExec", "Preparex", "PrepareNamed", "Rebind", "Exec", "Query", "QueryRow", "Prepare")
+	add(sqlx, true, 1, "Get", "Select", "NamedExecContext", "NamedQueryContext", "QueryxContext", "QueryRowxContext",
+		"MustExecContext", "PreparexContext", "PrepareNamedContext", "ExecContext", "QueryContext", "QueryRowContext", "PrepareContext")
+	add(sqlx, true, 2, "GetContext", "SelectContext")
+	add(sqlx, false, 0, "In", "Named")
+	add(sqlx, false, 1, "Rebind", "NamedExec", "MustExec", "NamedQuery")
+	add(sqlx, false, 2, "Get", "Select", "NamedExecContext", "MustExecContext", "NamedQueryContext")
+	add(sqlx, false, 3, "GetContext", "SelectContext")
+	for _, pgx := range []string{"github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool", "github.com/jackc/pgx/v5/pgconn"} {
+		add(pgx, true, 1, "Exec", "Query", "QueryRow")
+		add(pgx, true, 2, "Prepare")
+	}
+	add("github.com/jackc/pgx/v5", true, 0, "Queue")
+	return m
+}()
+
+// calleeOf resolves the function or method a call invokes.
+func calleeOf(info *types.Info, call *ast.CallExpr) (*types.Func, callee, bool) {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return nil, callee{}, false
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	return fn, callee{fn.Pkg().Path(), fn.Name(), sig != nil && sig.Recv() != nil}, true
+}
+
+// queryArg returns the SQL argument of a call to a known query method.
+func queryArg(info *types.Info, call *ast.CallExpr) ast.Expr {
+	_, c, ok := calleeOf(info, call)
+	if !ok {
+		return nil
+	}
+	if i, ok := queryArgs[c]; ok && i < len(call.Args) {
+		return call.Args[i]
+	}
+	return nil
+}
+
+// logMethods are method names of loggers and error constructors: a string
+// passed to them is a message, never SQL, even when it reads like SQL.
+var logMethods = map[string]bool{}
+
+func init() {
+	for _, base := range []string{"Info", "Debug", "Warn", "Warning", "Error", "Fatal", "Panic", "Print", "Log", "Trace", "Notice", "Critical", "Msg", "Skip"} {
+		for _, suffix := range []string{"", "f", "w", "ln", "Context", "Ctx", "s"} {
+			logMethods[base+suffix] = true
+		}
+	}
+}
+
+// isMessageCall reports whether call prints, logs or builds an error from
+// its string arguments.
+func isMessageCall(info *types.Info, call *ast.CallExpr) bool {
+	switch fn := typeutil.Callee(info, call).(type) {
+	case *types.Builtin:
+		return fn.Name() == "panic" || fn.Name() == "print" || fn.Name() == "println"
+	case *types.Func:
+		if fn.Pkg() == nil {
+			return false
+		}
+		switch path := fn.Pkg().Path(); {
+		case path == "fmt":
+			return !strings.HasPrefix(fn.Name(), "Sprint") && !strings.HasPrefix(fn.Name(), "Append")
+		case path == "log" || path == "log/slog" || path == "testing" || (path == "errors" && fn.Name() == "New"):
+			return true
+		}
+		return logMethods[fn.Name()]
+	}
+	return false
+}

@@ -1,0 +1,196 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+)
+
+// collect finds the candidate SQL texts of the package's Go files, in
+// source order, and records the calls each function makes to the package's
+// own functions.
+func (c *checker) collect() []*Text {
+	info := c.pass.TypesInfo
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				if fn, ok := info.Defs[fd.Name].(*types.Func); ok && fd.Body != nil {
+					c.funcs[fn] = fd
+				}
+			}
+		}
+	}
+	c.calls = map[ast.Node][]localCall{}
+	var texts []*Text
+	for _, f := range c.pass.Files {
+		c.directives = append(c.directives, goDirectives(c.pass.Fset, f)...)
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			scope := enclosingFunc(stack)
+			stack = append(stack, n)
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if fn, _, ok := calleeOf(info, n); ok {
+					if fd := c.funcs[fn]; fd != nil && scope != nil {
+						c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd})
+					}
+				}
+				if arg := queryArg(info, n); arg != nil {
+					if t := c.textOf(arg); t != nil {
+						t.Known, t.Scope = true, scope
+						texts = append(texts, t)
+					}
+				}
+			case ast.Expr:
+				if !c.isStringExpr(n) || c.isOperand(stack) || c.isQueryArg(stack) || c.isMessage(stack) {
+					return true
+				}
+				if id := ident(n); id != nil {
+					return true // a named constant is checked at its declaration
+				}
+				if t := c.textOf(n); t != nil {
+					t.Scope = scope
+					texts = append(texts, t)
+					return false
+				}
+			}
+			return true
+		})
+	}
+	return texts
+}
+
+func enclosingFunc(stack []ast.Node) ast.Node {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch stack[i].(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return stack[i]
+		}
+	}
+	return nil
+}
+
+func (c *checker) isStringExpr(e ast.Expr) bool {
+	tv, ok := c.pass.TypesInfo.Types[e]
+	if !ok || tv.Type == nil {
+		return false
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// isOperand reports whether the expression on top of the stack is an
+// operand of a string concatenation, which is checked as a whole.
+func (c *checker) isOperand(stack []ast.Node) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.ParenExpr:
+			continue
+		case *ast.BinaryExpr:
+			return p.Op == token.ADD && c.isStringExpr(p)
+		}
+		return false
+	}
+	return false
+}
+
+// isQueryArg reports whether the expression is the SQL argument of a known
+// query call (collected from the call itself).
+func (c *checker) isQueryArg(stack []ast.Node) bool {
+	if len(stack) < 2 {
+		return false
+	}
+	call, ok := stack[len(stack)-2].(*ast.CallExpr)
+	return ok && queryArg(c.pass.TypesInfo, call) == stack[len(stack)-1]
+}
+
+// isMessage reports whether the expression is an argument of a print, log
+// or error call: a message, not SQL.
+func (c *checker) isMessage(stack []ast.Node) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.ParenExpr:
+			continue
+		case *ast.BinaryExpr:
+			continue
+		case *ast.CallExpr:
+			return isMessageCall(c.pass.TypesInfo, p)
+		}
+		return false
+	}
+	return false
+}
+
+// ident returns the identifier of a named constant reference (x or pkg.x).
+func ident(e ast.Expr) *ast.Ident {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e
+	case *ast.SelectorExpr:
+		return e.Sel
+	}
+	return nil
+}
+
+// textOf builds the Text of a string expression: a literal, a constant
+// concatenation, or a concatenation with non-constant operands (written as
+// %s holes). It returns nil for expressions with no literal part.
+func (c *checker) textOf(e ast.Expr) *Text {
+	var b textBuilder
+	literals := 0
+	ok := true
+	var add func(e ast.Expr)
+	add = func(e ast.Expr) {
+		if !ok {
+			return
+		}
+		switch x := e.(type) {
+		case *ast.ParenExpr:
+			add(x.X)
+			return
+		case *ast.BasicLit:
+			if x.Kind == token.STRING {
+				if !b.literal(x) {
+					ok = false
+				}
+				literals++
+				return
+			}
+		case *ast.BinaryExpr:
+			if x.Op == token.ADD && c.isStringExpr(x) {
+				add(x.X)
+				add(x.Y)
+				return
+			}
+		}
+		if v := c.constString(e); v != nil {
+			b.opaque(*v, e)
+			return
+		}
+		b.opaque("%s", e) // a hole: normalised like a printf verb
+	}
+	add(e)
+	if !ok || literals == 0 {
+		return nil
+	}
+	t := b.text()
+	t.Node = e
+	if v := c.constString(e); v != nil && *v != t.SQL {
+		return nil // the builder disagrees with the type checker; trust neither
+	}
+	return t
+}
+
+func (c *checker) constString(e ast.Expr) *string {
+	tv, ok := c.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return nil
+	}
+	s := constant.StringVal(tv.Value)
+	return &s
+}

@@ -1,0 +1,20 @@
+// Package analyzer defines the dsqllint analysis.Analyzer: it finds SQL in
+// a Go package — string constants and constant concatenations, fmt.Sprintf
+// formats, the query arguments of database/sql, sqlx and pgx calls, and
+// .sql files embedded with //go:embed — parses it with sqlparse, runs the
+// rules catalogue and reports each finding at the offending clause inside
+// the string or file.
+//
+// # Analyzer dsqllint
+//
+// dsqllint: report SQL that breaks or silently weakens on Amazon Aurora DSQL
+//
+// Aurora DSQL speaks PostgreSQL 16 but runs optimistic concurrency: FOR
+// SHARE is rejected, FOR UPDATE never blocks, and correctness between
+// processes rests on compare-and-swap fences. See docs/rules for every rule.
+//
+// Findings are suppressed with `//dsqllint:ignore DSQL003 -- reason` on the
+// line or the line above (Go), or `-- dsqllint:ignore DSQL003 -- reason`
+// before the statement (SQL). A suppression without a reason, naming an
+// unknown rule, or suppressing nothing is itself reported (DSQL000).
+package analyzer

@@ -1,0 +1,109 @@
+package analyzer
+
+import (
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// embedded returns the .sql files the package embeds with //go:embed, read
+// through the pass where the driver allows it and from the package
+// directory otherwise (drivers only admit Go and "other" files to
+// Pass.ReadFile, and embedded files are neither).
+func (c *checker) embedded() []*Text {
+	var texts []*Text
+	seen := map[string]bool{}
+	for _, f := range c.pass.Files {
+		dir := filepath.Dir(c.pass.Fset.File(f.Pos()).Name())
+		for _, cg := range f.Comments {
+			for _, cm := range cg.List {
+				patterns, ok := strings.CutPrefix(cm.Text, "//go:embed ")
+				if !ok {
+					continue
+				}
+				for _, name := range embedFiles(dir, patterns) {
+					if seen[name] {
+						continue
+					}
+					seen[name] = true
+					if t := c.sqlFile(name); t != nil {
+						texts = append(texts, t)
+					}
+				}
+			}
+		}
+	}
+	return texts
+}
+
+// embedFiles expands //go:embed patterns to the .sql files they name.
+func embedFiles(dir, patterns string) []string {
+	var out []string
+	for _, p := range splitPatterns(patterns) {
+		p = strings.TrimPrefix(p, "all:")
+		matches, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(p)))
+		for _, m := range matches {
+			_ = filepath.WalkDir(m, func(path string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && strings.EqualFold(filepath.Ext(path), ".sql") {
+					out = append(out, path)
+				}
+				return nil
+			})
+		}
+	}
+	return out
+}
+
+// splitPatterns splits a //go:embed argument list: space-separated,
+// optionally Go-quoted.
+func splitPatterns(s string) []string {
+	var out []string
+	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
+		if s[0] == '"' || s[0] == '`' {
+			if q, err := strconv.QuotedPrefix(s); err == nil {
+				if v, err := strconv.Unquote(q); err == nil {
+					out = append(out, v)
+				}
+				s = s[len(q):]
+				continue
+			}
+		}
+		i := strings.IndexAny(s, " \t")
+		if i < 0 {
+			i = len(s)
+		}
+		out = append(out, s[:i])
+		s = s[i:]
+	}
+	return out
+}
+
+// sqlFile reads a .sql file into a Text mapped onto a new token.File.
+func (c *checker) sqlFile(name string) *Text {
+	var data []byte
+	var err error
+	if c.pass.ReadFile != nil {
+		data, err = c.pass.ReadFile(name)
+	}
+	if c.pass.ReadFile == nil || err != nil {
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return nil
+	}
+	return FileText(c.pass.Fset, name, data)
+}
+
+// FileText maps the contents of a .sql file onto a new file of fset.
+func FileText(fset *token.FileSet, name string, data []byte) *Text {
+	tf := fset.AddFile(name, -1, len(data))
+	tf.SetLinesForContent(data)
+	return &Text{
+		SQL:    string(data),
+		pieces: []piece{{start: 0, end: len(data), pos: tf.Pos(0), endPos: tf.Pos(len(data))}},
+		Known:  true,
+	}
+}

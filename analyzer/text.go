@@ -1,0 +1,163 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Text is a candidate SQL text and the map from its bytes back to source.
+type Text struct {
+	SQL    string
+	pieces []piece
+	// Node is the Go expression the text comes from (nil for .sql files).
+	Node ast.Expr
+	// Scope is the enclosing function (*ast.FuncDecl or *ast.FuncLit), nil
+	// at package level and in .sql files.
+	Scope ast.Node
+	// Known marks text that is certainly SQL: a query argument of a known
+	// database method, or a .sql file. It is parsed even when the
+	// prefilter would reject it.
+	Known bool
+}
+
+// piece maps SQL[start:end] to source. Literal pieces map byte by byte
+// through offs (offs[i] is the source offset of SQL byte start+i relative
+// to pos; nil means identity); opaque pieces (a named constant, a
+// non-constant operand) map every byte to [pos, end).
+type piece struct {
+	start, end  int
+	pos, endPos token.Pos
+	offs        []int
+	opaque      bool
+}
+
+// Pos maps a byte offset of SQL to a source position. end selects the
+// position just after the byte before off, for range ends.
+func (t *Text) Pos(off int, end bool) token.Pos {
+	if len(t.pieces) == 0 {
+		return token.NoPos
+	}
+	i := sort.Search(len(t.pieces), func(i int) bool { return t.pieces[i].end > off })
+	if end && i > 0 && (i == len(t.pieces) || t.pieces[i].start == off) {
+		i-- // a range ending at a piece boundary ends in the earlier piece
+	}
+	if i == len(t.pieces) {
+		i--
+	}
+	p := t.pieces[i]
+	if p.opaque {
+		if end {
+			return p.endPos
+		}
+		return p.pos
+	}
+	rel := off - p.start
+	if rel < 0 {
+		rel = 0
+	}
+	if p.offs == nil {
+		return p.pos + token.Pos(rel)
+	}
+	if rel >= len(p.offs) {
+		rel = len(p.offs) - 1
+	}
+	return p.pos + token.Pos(p.offs[rel])
+}
+
+// Literal returns the one literal piece covering SQL[start:end], if any:
+// the place an exact edit of that range can be made.
+func (t *Text) Literal(start, end int) (pos token.Pos, offs []int, ok bool) {
+	for _, p := range t.pieces {
+		if start >= p.start && end <= p.end && !p.opaque {
+			return p.pos, p.offs, true
+		}
+	}
+	return token.NoPos, nil, false
+}
+
+// textBuilder assembles a Text from consecutive pieces.
+type textBuilder struct {
+	sql    []byte
+	pieces []piece
+}
+
+// literal appends a Go string literal; it returns false when the literal's
+// value cannot be mapped byte by byte.
+func (b *textBuilder) literal(lit *ast.BasicLit) bool {
+	val, offs, ok := decodeLiteral(lit.Value)
+	if !ok {
+		return false
+	}
+	start := len(b.sql)
+	b.sql = append(b.sql, val...)
+	b.pieces = append(b.pieces, piece{start: start, end: len(b.sql), pos: lit.Pos(), endPos: lit.End(), offs: offs})
+	return true
+}
+
+// opaque appends text that maps as a whole to the expression e.
+func (b *textBuilder) opaque(s string, e ast.Node) {
+	start := len(b.sql)
+	b.sql = append(b.sql, s...)
+	b.pieces = append(b.pieces, piece{start: start, end: len(b.sql), pos: e.Pos(), endPos: e.End(), opaque: true})
+}
+
+func (b *textBuilder) text() *Text {
+	return &Text{SQL: string(b.sql), pieces: b.pieces}
+}
+
+// decodeLiteral returns a Go string literal's value and, for each value
+// byte (plus one for the end), its offset within the literal's source text.
+// Raw strings drop carriage returns, as the compiler does.
+func decodeLiteral(src string) (string, []int, bool) {
+	if len(src) < 2 {
+		return "", nil, false
+	}
+	val := make([]byte, 0, len(src))
+	offs := make([]int, 0, len(src)+1)
+	if src[0] == '`' {
+		for i := 1; i < len(src)-1; i++ {
+			if src[i] == '\r' {
+				continue
+			}
+			val = append(val, src[i])
+			offs = append(offs, i)
+		}
+		offs = append(offs, len(src)-1)
+		return string(val), offs, true
+	}
+	if src[0] != '"' {
+		return "", nil, false
+	}
+	for i := 1; i < len(src)-1; {
+		c := src[i]
+		if c != '\\' {
+			val = append(val, c)
+			offs = append(offs, i)
+			i++
+			continue
+		}
+		// UnquoteChar decodes one escape; map every byte it yields to the
+		// backslash that starts it.
+		r, multibyte, tail, err := strconv.UnquoteChar(src[i:len(src)-1], '"')
+		if err != nil {
+			return "", nil, false
+		}
+		n := len(src[i:len(src)-1]) - len(tail)
+		var enc []byte
+		if multibyte {
+			enc = utf8.AppendRune(nil, r)
+		} else {
+			enc = []byte{byte(r)}
+		}
+		for _, e := range enc {
+			val = append(val, e)
+			offs = append(offs, i)
+		}
+		i += n
+	}
+	offs = append(offs, len(src)-1)
+	return string(val), offs, true
+}
