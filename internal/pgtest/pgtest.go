@@ -1,0 +1,369 @@
+// Package pgtest runs a throwaway PostgreSQL server for integration tests:
+// one server per test binary, started from TestMain on a Unix socket in a
+// short temporary directory, a fresh database for each test, and everything
+// stopped and deleted when the tests end.
+//
+// It uses the PostgreSQL server installed on the machine (Debian's postgresql
+// package). When that is missing, tests that need a database fail with a
+// message saying what to install; set DSQLLINT_NO_POSTGRES=1 to skip them
+// instead.
+//
+// Use it as
+//
+//	func TestMain(m *testing.M) { pgtest.Main(m) }
+//
+//	func TestSomething(t *testing.T) {
+//		db, err := sql.Open("pgx", pgtest.NewDatabase(t))
+//		...
+//	}
+package pgtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// OptOutEnv names the variable that, set to 1, skips tests needing PostgreSQL.
+const OptOutEnv = "DSQLLINT_NO_POSTGRES"
+
+var (
+	server   *Server
+	startErr = errors.New("pgtest: no server: call pgtest.Main(m) from TestMain")
+)
+
+// Main starts the server, runs the tests, stops the server and exits. If the
+// server cannot start, tests that call NewDatabase fail with the reason, and
+// tests that need no database still run.
+func Main(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	if optedOut() {
+		return m.Run()
+	}
+	s, err := Start()
+	if err != nil {
+		startErr = err
+		return m.Run()
+	}
+	server = s
+	code := m.Run()
+	if err := s.Stop(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	return code
+}
+
+func optedOut() bool { return os.Getenv(OptOutEnv) == "1" }
+
+// NewDatabase creates an empty database on the server started by Main and
+// returns a connection string for it (libpq keyword/value form, which pgx,
+// its database/sql driver and lib/pq accept). It fails tb if there is no
+// server, or skips tb if DSQLLINT_NO_POSTGRES=1.
+func NewDatabase(tb testing.TB) string {
+	tb.Helper()
+	if optedOut() {
+		tb.Skip("SKIPPED: this test needs PostgreSQL and " + OptOutEnv + "=1 is set; unset it (and install Debian's postgresql package) to run it")
+	}
+	if server == nil {
+		tb.Fatal(startErr)
+	}
+	dsn, err := server.CreateDatabase(context.Background())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return dsn
+}
+
+// Server is a running PostgreSQL server owned by the test process.
+type Server struct {
+	dir    string // temporary directory: socket, log, and data/
+	bin    string // directory holding initdb, pg_ctl and postgres
+	cred   *syscall.Credential
+	exited chan error // receives the postgres process's exit
+
+	mu    sync.Mutex
+	admin *pgconn.PgConn // to the postgres database, for CREATE DATABASE
+	dbs   atomic.Int64
+}
+
+// Start initialises a cluster in a new temporary directory and starts
+// postgres on a Unix socket there. When running as root it runs PostgreSQL as
+// the postgres system user, because initdb refuses to run as root.
+func Start() (*Server, error) {
+	bin, err := FindBinDir()
+	if err != nil {
+		return nil, err
+	}
+	cred, err := serverUser()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := shortTempDir()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{dir: dir, bin: bin, cred: cred, exited: make(chan error, 1)}
+	if err := s.start(); err != nil {
+		s.kill()
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Server) start() error {
+	if s.cred != nil {
+		if err := os.Chown(s.dir, int(s.cred.Uid), int(s.cred.Gid)); err != nil {
+			return fmt.Errorf("pgtest: %w", err)
+		}
+	}
+	if out, err := s.command("initdb", "-D", s.dataDir(), "-A", "trust", "-U", "postgres",
+		"--no-sync", "-E", "UTF8", "--locale=C").CombinedOutput(); err != nil {
+		return fmt.Errorf("pgtest: initdb: %v\n%s", err, out)
+	}
+	logf, err := os.Create(filepath.Join(s.dir, "postgres.log"))
+	if err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	defer logf.Close()
+	cmd := s.command("postgres", "-D", s.dataDir(),
+		"-c", "listen_addresses=",
+		"-k", s.dir,
+		"-c", "fsync=off",
+		"-c", "synchronous_commit=off",
+		"-c", "full_page_writes=off",
+		"-c", "default_transaction_isolation=repeatable read",
+		"-c", "max_connections=100")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	// If the test binary dies (a panic, a -timeout), the kernel sends
+	// postgres SIGQUIT so no server outlives it. The signal follows the OS
+	// thread that started the child, so that thread stays locked and alive
+	// for the server's whole life.
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGQUIT
+	started := make(chan error)
+	go func() {
+		runtime.LockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		s.exited <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
+		return fmt.Errorf("pgtest: starting postgres: %w", err)
+	}
+	return s.waitReady()
+}
+
+// waitReady connects until the server accepts connections, it exits, or a
+// minute passes.
+func (s *Server) waitReady() error {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		conn, err := pgconn.Connect(ctx, s.ConnString("postgres"))
+		cancel()
+		if err == nil {
+			s.admin = conn
+			return nil
+		}
+		select {
+		case exitErr := <-s.exited:
+			s.exited <- exitErr // for Stop
+			return fmt.Errorf("pgtest: postgres exited (%v):\n%s", exitErr, s.log())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("pgtest: postgres not accepting connections after a minute: %v\n%s", err, s.log())
+		}
+	}
+}
+
+// ConnString returns the connection string for database db.
+func (s *Server) ConnString(db string) string {
+	return fmt.Sprintf("host=%s user=postgres dbname=%s sslmode=disable", s.dir, db)
+}
+
+// CreateDatabase creates a new, empty database and returns its connection
+// string.
+func (s *Server) CreateDatabase(ctx context.Context) (string, error) {
+	name := fmt.Sprintf("test_%d", s.dbs.Add(1))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.admin.Exec(ctx, "CREATE DATABASE "+name).ReadAll(); err != nil {
+		return "", fmt.Errorf("pgtest: CREATE DATABASE %s: %w", name, err)
+	}
+	return s.ConnString(name), nil
+}
+
+// Stop shuts the server down (pg_ctl -m fast stop) and deletes its directory.
+func (s *Server) Stop() error {
+	if s.admin != nil {
+		s.admin.Close(context.Background())
+	}
+	var errs []error
+	if out, err := s.command("pg_ctl", "-D", s.dataDir(), "-m", "fast", "-w", "stop").CombinedOutput(); err != nil {
+		errs = append(errs, fmt.Errorf("pgtest: pg_ctl stop: %v\n%s", err, out))
+		s.kill()
+	}
+	select {
+	case <-s.exited:
+	case <-time.After(time.Minute):
+		errs = append(errs, errors.New("pgtest: postgres still running a minute after pg_ctl stop"))
+	}
+	if err := os.RemoveAll(s.dir); err != nil {
+		errs = append(errs, fmt.Errorf("pgtest: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// kill sends postgres SIGQUIT (immediate shutdown) if it is running.
+func (s *Server) kill() {
+	b, err := os.ReadFile(filepath.Join(s.dataDir(), "postmaster.pid"))
+	if err != nil {
+		return
+	}
+	if pid, err := strconv.Atoi(strings.SplitN(string(b), "\n", 2)[0]); err == nil && pid > 0 {
+		_ = syscall.Kill(pid, syscall.SIGQUIT)
+	}
+}
+
+func (s *Server) dataDir() string { return filepath.Join(s.dir, "data") }
+
+func (s *Server) log() string {
+	b, _ := os.ReadFile(filepath.Join(s.dir, "postgres.log"))
+	return string(b)
+}
+
+// command runs a PostgreSQL program as the server's user, from the server's
+// directory (the postgres user may not be able to read the test's working
+// directory).
+func (s *Server) command(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(filepath.Join(s.bin, name), args...)
+	cmd.Dir = s.dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
+	return cmd
+}
+
+// serverUser returns the credentials to run PostgreSQL with: nil (ourselves)
+// unless we are root, which initdb refuses; then the postgres system user that
+// Debian's package creates.
+func serverUser() (*syscall.Credential, error) {
+	if os.Geteuid() != 0 {
+		return nil, nil
+	}
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		return nil, fmt.Errorf("pgtest: running as root, and initdb refuses root, but there is no postgres user to run it as (%v); install Debian's postgresql package, which creates it, or run the tests as another user", err)
+	}
+	uid, err1 := strconv.ParseUint(u.Uid, 10, 32)
+	gid, err2 := strconv.ParseUint(u.Gid, 10, 32)
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, fmt.Errorf("pgtest: postgres user: %w", err)
+	}
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
+}
+
+// shortTempDir makes the server's directory. A Unix socket path is limited to
+// about 107 bytes, so a long TMPDIR falls back to /tmp.
+func shortTempDir() (string, error) {
+	dir, err := os.MkdirTemp("", "pg")
+	if err == nil && len(dir)+len("/.s.PGSQL.5432") > 100 {
+		os.Remove(dir)
+		dir, err = os.MkdirTemp("/tmp", "pg")
+	}
+	if err != nil {
+		return "", fmt.Errorf("pgtest: %w", err)
+	}
+	return dir, nil
+}
+
+// FindBinDir returns a directory holding initdb, pg_ctl and postgres: where
+// initdb on PATH lives (after following symlinks), then `pg_config --bindir`,
+// then Debian's /usr/lib/postgresql/<version>/bin, highest version first.
+func FindBinDir() (string, error) {
+	var dirs []string
+	if p, err := exec.LookPath("initdb"); err == nil {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			dirs = append(dirs, filepath.Dir(real))
+		}
+		dirs = append(dirs, filepath.Dir(p))
+	}
+	if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
+		dirs = append(dirs, strings.TrimSpace(string(out)))
+	}
+	dirs = append(dirs, debianBinDirs("/usr/lib/postgresql")...)
+	for _, d := range dirs {
+		if hasServer(d) {
+			return d, nil
+		}
+	}
+	return "", errors.New("pgtest: PostgreSQL server programs (initdb, pg_ctl, postgres) not found on PATH, " +
+		"in `pg_config --bindir`, or in /usr/lib/postgresql/*/bin: install Debian's postgresql package " +
+		"(apt-get install -y postgresql), or set " + OptOutEnv + "=1 to skip the tests that need it")
+}
+
+func hasServer(dir string) bool {
+	for _, name := range []string{"initdb", "pg_ctl", "postgres"} {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// debianBinDirs lists root/<version>/bin, highest version first ("16" before
+// "9.6").
+func debianBinDirs(root string) []string {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	type dir struct {
+		path         string
+		major, minor int
+	}
+	var dirs []dir
+	for _, e := range entries {
+		majorStr, minorStr, _ := strings.Cut(e.Name(), ".")
+		major, err := strconv.Atoi(majorStr)
+		if err != nil {
+			continue
+		}
+		minor, _ := strconv.Atoi(minorStr)
+		dirs = append(dirs, dir{filepath.Join(root, e.Name(), "bin"), major, minor})
+	}
+	sort.Slice(dirs, func(i, j int) bool {
+		if dirs[i].major != dirs[j].major {
+			return dirs[i].major > dirs[j].major
+		}
+		return dirs[i].minor > dirs[j].minor
+	})
+	paths := make([]string, len(dirs))
+	for i, d := range dirs {
+		paths[i] = d.path
+	}
+	return paths
+}
