@@ -55,7 +55,7 @@ func (s *settings) register(fs *flag.FlagSet) {
 	fs.Var(&s.cfg.StateColumns, "state-columns", "comma-separated state, lease and schedule column names that make a write coordination state")
 	fs.Var(&s.cfg.ExpiryColumns, "expiry-columns", "comma-separated lease expiry column names that fence a write when compared with <")
 	fs.Var(ruleSet{s.cfg}, "disable", "comma-separated rule IDs to disable (e.g. DSQL003)")
-	fs.BoolVar(&s.verbose, "v", false, "note on stderr every SQL text skipped because it exceeds the size or nesting limits")
+	fs.BoolVar(&s.verbose, "verbose", false, "note on stderr every SQL text skipped because it exceeds the size or nesting limits")
 }
 
 // ruleSet is the -disable flag.
@@ -111,6 +111,8 @@ type checker struct {
 	funcs map[*types.Func]*ast.FuncDecl
 	// calls lists, per function, the calls it makes to package functions.
 	calls map[ast.Node][]localCall
+	// uses lists, per named constant, its uses as a query argument.
+	uses map[types.Object][]*Text
 	// directives are the //dsqllint:ignore comments of the Go files.
 	directives []*directive
 }
@@ -167,9 +169,15 @@ func (c *checker) lint(texts []*Text) {
 	}
 	for _, p := range parsed {
 		t := p.text
+		if t.Ref {
+			continue // reported at the constant's declaration
+		}
 		ctx := &rules.Context{Config: cfg, Style: p.script.Style, MaxParam: p.script.MaxParam, Fences: fences}
-		if t.Scope != nil {
+		switch {
+		case t.Scope != nil:
 			ctx.LockedBefore = c.lockedBefore(locks, t)
+		case len(c.uses[t.Const]) > 0:
+			ctx.LockedBefore = c.lockedAtEveryUse(locks, c.uses[t.Const])
 		}
 		for _, f := range c.safeCheck(ctx, p) {
 			pos, end := t.Pos(f.Span.Start, false), t.Pos(f.Span.End, true)
@@ -195,6 +203,19 @@ func (c *checker) safeCheck(ctx *rules.Context, p *parsedText) (fs []rules.Findi
 		}
 	}()
 	return rules.Check(ctx, p.script)
+}
+
+// lockedAtEveryUse answers for a constant's declaration: every function
+// that runs the constant locked the row FOR UPDATE first.
+func (c *checker) lockedAtEveryUse(locks map[ast.Node][]heldLock, uses []*Text) func(int, string, []string) bool {
+	return func(at int, table string, keys []string) bool {
+		for _, u := range uses {
+			if u.Scope == nil || !c.lockedBefore(locks, u)(at, table, keys) {
+				return false
+			}
+		}
+		return true
+	}
 }
 
 // lockedBefore answers, for statements of t, whether the same function (or

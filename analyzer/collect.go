@@ -22,6 +22,7 @@ func (c *checker) collect() []*Text {
 		}
 	}
 	c.calls = map[ast.Node][]localCall{}
+	c.uses = map[types.Object][]*Text{}
 	var texts []*Text
 	for _, f := range c.pass.Files {
 		c.directives = append(c.directives, goDirectives(c.pass.Fset, f)...)
@@ -44,6 +45,10 @@ func (c *checker) collect() []*Text {
 					if t := c.textOf(arg); t != nil {
 						t.Known, t.Scope = true, scope
 						texts = append(texts, t)
+					} else if t := c.refText(arg); t != nil {
+						t.Scope = scope
+						texts = append(texts, t)
+						c.uses[t.Const] = append(c.uses[t.Const], t)
 					}
 				}
 			case ast.Expr:
@@ -55,7 +60,9 @@ func (c *checker) collect() []*Text {
 				}
 				if t := c.textOf(n); t != nil {
 					t.Scope = scope
+					t.Const = c.declared(stack)
 					texts = append(texts, t)
+					stack = stack[:len(stack)-1] // Inspect makes no closing call when we return false
 					return false
 				}
 			}
@@ -63,6 +70,41 @@ func (c *checker) collect() []*Text {
 		})
 	}
 	return texts
+}
+
+// refText is the text of a named constant used as a query argument.
+func (c *checker) refText(arg ast.Expr) *Text {
+	id := ident(ast.Unparen(arg))
+	v := c.constString(arg)
+	if id == nil || v == nil {
+		return nil
+	}
+	var b textBuilder
+	b.opaque(*v, arg)
+	t := b.text()
+	t.Node, t.Known, t.Ref, t.Const = arg, true, true, c.pass.TypesInfo.Uses[id]
+	if t.Const == nil {
+		return nil
+	}
+	return t
+}
+
+// declared returns the constant or variable whose declaration holds the
+// expression on top of the stack.
+func (c *checker) declared(stack []ast.Node) types.Object {
+	for i := len(stack) - 2; i >= 0; i-- {
+		spec, ok := stack[i].(*ast.ValueSpec)
+		if !ok {
+			continue
+		}
+		for j, v := range spec.Values {
+			if j < len(spec.Names) && v == stack[i+1] {
+				return c.pass.TypesInfo.Defs[spec.Names[j]]
+			}
+		}
+		return nil
+	}
+	return nil
 }
 
 func enclosingFunc(stack []ast.Node) ast.Node {

@@ -3,6 +3,7 @@ package analyzer
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -21,6 +22,12 @@ type Text struct {
 	// database method, or a .sql file. It is parsed even when the
 	// prefilter would reject it.
 	Known bool
+	// Const is the named constant (or variable) the text initialises.
+	Const types.Object
+	// Ref marks a named constant's text seen again at a query call: it
+	// tells what the function runs (its locks) but is reported only at the
+	// declaration.
+	Ref bool
 }
 
 // piece maps SQL[start:end] to source. Literal pieces map byte by byte

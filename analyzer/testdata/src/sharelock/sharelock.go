@@ -38,15 +38,15 @@ func lockTaskQueue(ctx context.Context, tx *sql.Tx, hash, id int) error {
 
 func inCTE(ctx context.Context, db *sql.DB) {
 	db.ExecContext(ctx, "WITH s AS (SELECT shard_id FROM shards WHERE shard_id = $1 FOR SHARE) UPDATE shards SET owner = $2 FROM s WHERE shards.shard_id = s.shard_id AND shards.owner = $3") // want `DSQL001 share-lock: FOR SHARE`
-	db.QueryContext(ctx, "SELECT * FROM executions WHERE run_id IN (SELECT run_id FROM current_executions WHERE workflow_id = $1 for share)") // want `DSQL001 share-lock: FOR SHARE`
-	db.QueryContext(ctx, "(SELECT id FROM a WHERE k = $1 FOR UPDATE) UNION ALL (SELECT id FROM b WHERE k = $1 FOR SHARE)") // want `DSQL001 share-lock: FOR SHARE`
+	db.QueryContext(ctx, "SELECT * FROM executions WHERE run_id IN (SELECT run_id FROM current_executions WHERE workflow_id = $1 for share)")                                                 // want `DSQL001 share-lock: FOR SHARE`
+	db.QueryContext(ctx, "(SELECT id FROM a WHERE k = $1 FOR UPDATE) UNION ALL (SELECT id FROM b WHERE k = $1 FOR SHARE)")                                                                    // want `DSQL001 share-lock: FOR SHARE`
 }
 
 func placeholders(db *sqlx.DB, tx *sqlx.Tx, ctx context.Context) {
 	var v int
-	db.Get(&v, "SELECT range_id FROM shards WHERE shard_id = ? FOR SHARE", 1)                 // want `DSQL001`
+	db.Get(&v, "SELECT range_id FROM shards WHERE shard_id = ? FOR SHARE", 1)                  // want `DSQL001`
 	tx.GetContext(ctx, &v, "SELECT range_id FROM shards WHERE shard_id = :shard_id FOR SHARE") // want `DSQL001`
-	q, _, _ := sqlx.In("SELECT * FROM leases WHERE resource_id IN (?) FOR SHARE", []int{1}) // want `DSQL001`
+	q, _, _ := sqlx.In("SELECT * FROM leases WHERE resource_id IN (?) FOR SHARE", []int{1})    // want `DSQL001`
 	_ = q
 }
 
@@ -61,7 +61,7 @@ func sprintfTable(ctx context.Context, db *sql.DB, table string) {
 
 func concatenation(ctx context.Context, db *sql.DB, where string) {
 	db.QueryContext(ctx, "SELECT * FROM shards WHERE "+where+" FOR SHARE") // want `DSQL001`
-	db.QueryContext(ctx, queries.LockShardBase+" FOR SHARE")             // want `DSQL001`
+	db.QueryContext(ctx, queries.LockShardBase+" FOR SHARE")               // want `DSQL001`
 	// Named constants of other packages are reported where they are declared.
 	db.QueryContext(ctx, queries.ReadLockShard)
 }

@@ -81,3 +81,21 @@ func otherKey(ctx context.Context, tx *sqlx.Tx, a, b int) {
 	tx.GetContext(ctx, new(int), "SELECT range_id FROM task_queues_v2 WHERE range_hash = $1 AND task_queue_id = $2 FOR UPDATE", a, b)
 	tx.NamedExec("UPDATE task_queues_v2 SET range_id = :range_id WHERE range_hash = :range_hash", nil) // want `DSQL003`
 }
+
+// Named constants: the lock and the write are declared apart and run in
+// the same function; every use of the write follows the lock.
+const (
+	lockQueueQuery     = "SELECT range_id FROM queues WHERE queue_id = $1 FOR UPDATE"
+	setQueueRange      = "UPDATE queues SET range_id = $1 WHERE queue_id = $2"
+	setQueueRangeBlind = "UPDATE queues SET range_id = $1 WHERE queue_id = $2 AND $3 = $3" // want `DSQL003`
+)
+
+func renewQueue(ctx context.Context, tx *sql.Tx, id int) {
+	tx.QueryRowContext(ctx, lockQueueQuery, id)
+	tx.ExecContext(ctx, setQueueRange, 2, id)
+	tx.ExecContext(ctx, setQueueRangeBlind, 2, id, 0)
+}
+
+func blindQueue(ctx context.Context, tx *sql.Tx, id int) {
+	tx.ExecContext(ctx, setQueueRangeBlind, 2, id, 0)
+}

@@ -1,0 +1,132 @@
+package analyzer_test
+
+import (
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/dsqllint/dsqllint/analyzer"
+)
+
+// sqlWants reads the `-- want `regexp“ comments of .sql files, keyed by
+// file:line.
+func sqlWants(t *testing.T, files []string) map[string]*regexp.Regexp {
+	t.Helper()
+	wants := map[string]*regexp.Regexp{}
+	re := regexp.MustCompile("-- want `([^`]*)`")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if m := re.FindStringSubmatch(line); m != nil {
+				wants[fmt.Sprintf("%s:%d", f, i+1)] = regexp.MustCompile(m[1])
+			}
+		}
+	}
+	return wants
+}
+
+// checkSQLWants matches diagnostics in .sql files against their wants:
+// every want met, no diagnostic unexpected.
+func checkSQLWants(t *testing.T, fset *token.FileSet, diags []analysis.Diagnostic, files []string) {
+	t.Helper()
+	wants := sqlWants(t, files)
+	for _, d := range diags {
+		p := fset.Position(d.Pos)
+		if !strings.HasSuffix(p.Filename, ".sql") {
+			continue
+		}
+		key := fmt.Sprintf("%s:%d", p.Filename, p.Line)
+		re, ok := wants[key]
+		if !ok || !re.MatchString(d.Message) {
+			t.Errorf("%s: unexpected diagnostic: %s", p, d.Message)
+			continue
+		}
+		delete(wants, key)
+	}
+	for key, re := range wants {
+		t.Errorf("%s: no diagnostic matching %s", key, re)
+	}
+}
+
+func TestSQLFiles(t *testing.T) {
+	files := []string{filepath.Join("testdata", "sql", "queries.sql"), filepath.Join("testdata", "sql", "migration.sql")}
+	fset := token.NewFileSet()
+	diags, err := analyzer.CheckSQLFiles(analyzer.New(), fset, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSQLWants(t, fset, diags, files)
+}
+
+// recorder is an analysistest.Testing that keeps errors for inspection.
+type recorder struct{ errs []string }
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+func TestEmbeddedSQL(t *testing.T) {
+	var r recorder
+	results := analysistest.Run(&r, analysistest.TestData(), analyzer.New(), "embedsql")
+	for _, e := range r.errs {
+		if !strings.Contains(e, ".sql:") { // analysistest cannot read wants in .sql files
+			t.Error(e)
+		}
+	}
+	dir := filepath.Join(analysistest.TestData(), "src", "embedsql")
+	files := []string{filepath.Join(dir, "queries", "shards.sql"), filepath.Join(dir, "schema.sql")}
+	for _, res := range results {
+		abs := make([]string, len(files))
+		for i, f := range files {
+			abs[i], _ = filepath.Abs(f)
+		}
+		checkSQLWants(t, res.Pass.Fset, res.Diagnostics, abs)
+	}
+}
+
+// TestPositions checks exact line and column inside multi-line raw strings,
+// escaped strings and concatenations.
+func TestPositions(t *testing.T) {
+	var r recorder
+	results := analysistest.Run(&r, analysistest.TestData(), analyzer.New(), "positions")
+	src, err := os.ReadFile(filepath.Join(analysistest.TestData(), "src", "positions", "positions.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, clause := range []string{"FOR   SHARE", "FOR NO KEY UPDATE", `"FOR SHARE"`} {
+		off := strings.Index(string(src), clause)
+		if clause[0] == '"' {
+			off++
+		}
+		line := strings.Count(string(src[:off]), "\n") + 1
+		col := off - strings.LastIndex(string(src[:off]), "\n")
+		want["positions.go:"+strconv.Itoa(line)+":"+strconv.Itoa(col)] = true
+	}
+	got := map[string]bool{}
+	for _, res := range results {
+		for _, d := range res.Diagnostics {
+			p := res.Pass.Fset.Position(d.Pos)
+			got[filepath.Base(p.Filename)+":"+strconv.Itoa(p.Line)+":"+strconv.Itoa(p.Column)] = true
+		}
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("no diagnostic at %s; got %v", k, got)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("got %d diagnostics, want %d: %v", len(got), len(want), got)
+	}
+}

@@ -1,0 +1,15 @@
+-- name: ReadLockShard :one
+SELECT range_id
+FROM shards
+WHERE shard_id = $1
+FOR SHARE; -- want `DSQL001 share-lock: FOR SHARE`
+
+-- name: WriteLockShard :one
+SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE;
+
+-- name: UpdateShardData :exec
+UPDATE shards SET data = $1
+WHERE shard_id = $2; -- want `DSQL003 unfenced-write: UPDATE of shards has no compare-and-swap predicate, though other statements fence shards on range_id`
+
+-- name: UpdateShard :exec
+UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3;

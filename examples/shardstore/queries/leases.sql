@@ -1,0 +1,13 @@
+-- Lease queries, sqlc style.
+
+-- name: HeartbeatLease :exec
+UPDATE leases SET heartbeat_at = $1, expires_at = $2
+WHERE resource_id = $3 AND worker_id = $4;
+
+-- name: StealLease :exec
+-- DSQL003: takes the lease whoever holds it.
+UPDATE leases SET worker_id = $1, expires_at = $2
+WHERE resource_id = $3;
+
+-- name: CleanupExpiredLeases :exec
+DELETE FROM leases WHERE namespace = $1 AND expires_at < $2;
