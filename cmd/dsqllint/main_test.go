@@ -1,0 +1,169 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "dsqllint-cli")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "dsqllint")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		panic("building dsqllint: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run executes a command in dir and returns its combined output and exit code.
+func run(t *testing.T, dir string, name string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return out.String(), 0
+	case errors.As(err, &exit):
+		return out.String(), exit.ExitCode()
+	}
+	t.Fatalf("%s %v: %v", name, args, err)
+	return "", -1
+}
+
+// module writes a throwaway Go module with one file.
+func module(t *testing.T, src string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.25\n", "m.go": src}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const shareLockSrc = `package m
+
+const q = "SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE"
+
+const k = "SELECT range_id FROM shards WHERE shard_id = $1 FOR KEY SHARE"
+`
+
+func TestBundledExample(t *testing.T) {
+	out, code := run(t, "../..", bin, "./examples/...")
+	if code != 3 {
+		t.Fatalf("exit %d, want 3\n%s", code, out)
+	}
+	for _, want := range []string{
+		"examples/shardstore/store.go:17:42: DSQL001 share-lock: FOR SHARE",
+		"examples/shardstore/store.go:21:71: DSQL002 mysql-share-lock:",
+		"examples/shardstore/store.go:24:62: DSQL003 unfenced-write: UPDATE of shards sets range_id",
+		"examples/shardstore/queries/leases.sql:10:1: DSQL003 unfenced-write: UPDATE of leases",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, ": DSQL"); n != 4 {
+		t.Errorf("%d findings, want 4:\n%s", n, out)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	clean := module(t, "package m\n\nconst q = \"SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE\"\n")
+	if out, code := run(t, clean, bin, "./..."); code != 0 || out != "" {
+		t.Errorf("clean module: exit %d, output %q", code, out)
+	}
+	dirty := module(t, shareLockSrc)
+	if _, code := run(t, dirty, bin, "./..."); code != 3 {
+		t.Errorf("findings: exit %d, want 3", code)
+	}
+	if out, code := run(t, dirty, bin, "./nonexistent/..."); code != 1 {
+		t.Errorf("load error: exit %d, want 1\n%s", code, out)
+	}
+	if out, code := run(t, dirty, bin, "-disable=DSQL999", "./..."); code != 1 && code != 2 {
+		t.Errorf("bad flag: exit %d\n%s", code, out)
+	}
+}
+
+func TestFlags(t *testing.T) {
+	dir := module(t, shareLockSrc)
+	out, _ := run(t, dir, bin, "./...")
+	if strings.Count(out, "DSQL001") != 1 {
+		t.Errorf("default target reports FOR KEY SHARE or misses FOR SHARE:\n%s", out)
+	}
+	out, _ = run(t, dir, bin, "-dsql-version=2026-01", "./...")
+	if strings.Count(out, "DSQL001") != 2 || !strings.Contains(out, "FOR KEY SHARE is not supported by Aurora DSQL before 2026-08-25") {
+		t.Errorf("2026-01 target:\n%s", out)
+	}
+	if out, code := run(t, dir, bin, "-disable=DSQL001", "./..."); code != 0 {
+		t.Errorf("-disable=DSQL001: exit %d\n%s", code, out)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	dir := module(t, shareLockSrc)
+	out, code := run(t, dir, bin, "-json", "./...")
+	if code != 0 {
+		t.Fatalf("-json exits %d (x/tools convention is 0)\n%s", code, out)
+	}
+	var tree map[string]map[string][]struct {
+		Category, Posn, Message string
+	}
+	if err := json.Unmarshal([]byte(out), &tree); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	diags := tree["example.com/m"]["dsqllint"]
+	if len(diags) != 1 || diags[0].Category != "DSQL001" || !strings.HasSuffix(diags[0].Posn, "m.go:3:60") {
+		t.Errorf("JSON diagnostics: %+v", diags)
+	}
+}
+
+func TestSQLFiles(t *testing.T) {
+	out, code := run(t, "../..", bin, "examples/shardstore/queries")
+	if code != 3 || !strings.Contains(out, "examples/shardstore/queries/leases.sql:10:1: DSQL003") {
+		t.Errorf("directory of .sql files: exit %d\n%s", code, out)
+	}
+	out, code = run(t, "../..", bin, "-json", "examples/shardstore/queries/leases.sql")
+	if code != 0 || !strings.Contains(out, `"category": "DSQL003"`) || !strings.Contains(out, `"posn": "examples/shardstore/queries/leases.sql:10:1"`) {
+		t.Errorf("-json on a .sql file: exit %d\n%s", code, out)
+	}
+	clean := t.TempDir()
+	os.WriteFile(filepath.Join(clean, "ok.sql"), []byte("SELECT 1 FROM t WHERE id = $1 FOR UPDATE;\n"), 0o644)
+	if out, code := run(t, clean, bin, "ok.sql"); code != 0 {
+		t.Errorf("clean .sql: exit %d\n%s", code, out)
+	}
+	if out, code := run(t, clean, bin, "missing.sql"); code != 1 {
+		t.Errorf("missing .sql: exit %d\n%s", code, out)
+	}
+}
+
+// TestVetTool runs dsqllint through the real go command.
+func TestVetTool(t *testing.T) {
+	dir := module(t, shareLockSrc)
+	out, code := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
+	if code == 0 || !strings.Contains(out, "m.go:3:60: DSQL001 share-lock") {
+		t.Errorf("go vet -vettool: exit %d\n%s", code, out)
+	}
+	out, code = run(t, dir, "go", "vet", "-vettool="+bin, "-dsql-version=2026-01", "./...")
+	if code == 0 || strings.Count(out, "DSQL001") != 2 {
+		t.Errorf("go vet -vettool with an analyzer flag: exit %d\n%s", code, out)
+	}
+}
