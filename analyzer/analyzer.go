@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/dsqllint/dsqllint/fixer"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
@@ -184,9 +185,11 @@ func (c *checker) lint(texts []*Text) {
 			if c.suppressed(p, f, pos) {
 				continue
 			}
-			c.pass.Report(analysis.Diagnostic{
-				Pos: pos, End: end, Category: f.Rule.ID, Message: f.Message, URL: f.Rule.DocURL(),
-			})
+			d := analysis.Diagnostic{Pos: pos, End: end, Category: f.Rule.ID, Message: f.Message, URL: f.Rule.DocURL()}
+			if sf, ok := fixer.SuggestedFix(t, f.Fix); ok {
+				d.SuggestedFixes = []analysis.SuggestedFix{sf}
+			}
+			c.pass.Report(d)
 		}
 	}
 	c.reportDirectives(parsed)

@@ -1,6 +1,8 @@
 package analyzer_test
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -22,4 +24,31 @@ func TestUnfencedWrite(t *testing.T) {
 
 func TestDirectives(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "directives")
+}
+
+func TestFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(), "fix")
+}
+
+// TestFixRawMultiLine applies fixes to clauses that span lines of raw
+// strings and compares with the golden file; the only complaints allowed
+// are the diagnostics analysistest cannot match to a want comment.
+func TestFixRawMultiLine(t *testing.T) {
+	var r recorder
+	results := analysistest.RunWithSuggestedFixes(&r, analysistest.TestData(), analyzer.New(), "fixraw")
+	lines := map[string]bool{}
+	for _, res := range results {
+		for _, d := range res.Diagnostics {
+			p := res.Pass.Fset.Position(d.Pos)
+			lines[strconv.Itoa(p.Line)+":"+strconv.Itoa(p.Column)] = true
+		}
+	}
+	if !lines["10:2"] || !lines["16:2"] || len(lines) != 2 {
+		t.Errorf("diagnostics at %v, want 10:2 and 16:2", lines)
+	}
+	for _, e := range r.errs {
+		if !strings.Contains(e, "unexpected diagnostic") {
+			t.Error(e)
+		}
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/dsqllint/dsqllint/fixer"
 )
 
 // embedded returns the .sql files the package embeds with //go:embed, read
@@ -103,7 +105,7 @@ func FileText(fset *token.FileSet, name string, data []byte) *Text {
 	tf.SetLinesForContent(data)
 	return &Text{
 		SQL:    string(data),
-		pieces: []piece{{start: 0, end: len(data), pos: tf.Pos(0), endPos: tf.Pos(len(data))}},
+		pieces: []piece{{start: 0, end: len(data), pos: tf.Pos(0), endPos: tf.Pos(len(data)), kind: fixer.File}},
 		Known:  true,
 	}
 }

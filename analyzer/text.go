@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/dsqllint/dsqllint/fixer"
 )
 
 // Text is a candidate SQL text and the map from its bytes back to source.
@@ -39,6 +41,7 @@ type piece struct {
 	pos, endPos token.Pos
 	offs        []int
 	opaque      bool
+	kind        fixer.Kind
 }
 
 // Pos maps a byte offset of SQL to a source position. end selects the
@@ -76,13 +79,13 @@ func (t *Text) Pos(off int, end bool) token.Pos {
 
 // Literal returns the one literal piece covering SQL[start:end], if any:
 // the place an exact edit of that range can be made.
-func (t *Text) Literal(start, end int) (pos token.Pos, offs []int, ok bool) {
+func (t *Text) Literal(start, end int) (fixer.Literal, bool) {
 	for _, p := range t.pieces {
 		if start >= p.start && end <= p.end && !p.opaque {
-			return p.pos, p.offs, true
+			return fixer.Literal{Kind: p.kind, Start: p.start, End: p.end, Pos: p.pos, Offs: p.offs}, true
 		}
 	}
-	return token.NoPos, nil, false
+	return fixer.Literal{}, false
 }
 
 // textBuilder assembles a Text from consecutive pieces.
@@ -100,7 +103,11 @@ func (b *textBuilder) literal(lit *ast.BasicLit) bool {
 	}
 	start := len(b.sql)
 	b.sql = append(b.sql, val...)
-	b.pieces = append(b.pieces, piece{start: start, end: len(b.sql), pos: lit.Pos(), endPos: lit.End(), offs: offs})
+	kind := fixer.Interpreted
+	if lit.Value[0] == '`' {
+		kind = fixer.Raw
+	}
+	b.pieces = append(b.pieces, piece{start: start, end: len(b.sql), pos: lit.Pos(), endPos: lit.End(), offs: offs, kind: kind})
 	return true
 }
 

@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/dsqllint/dsqllint/sqlparse"
+import (
+	"strings"
+
+	"github.com/dsqllint/dsqllint/sqlparse"
+)
 
 // forKeyShareSince is the date DSQL began to accept FOR KEY SHARE.
 var forKeyShareSince = MustVersion("2026-08-25")
@@ -11,7 +15,7 @@ var ShareLock = register(&Rule{
 	Name:     "share-lock",
 	Severity: Error,
 	Summary:  "FOR SHARE / FOR NO KEY UPDATE are rejected by Aurora DSQL (0A000)",
-	check: func(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string)) {
+	check: func(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string, *Fix)) {
 		for _, l := range st.Locks {
 			if !locksRows(st, l) {
 				continue
@@ -22,7 +26,7 @@ var ShareLock = register(&Rule{
 			default:
 				continue
 			}
-			report(l.Span, shareLockMessage(l.Strength, ctx.Config.Target))
+			report(l.Span, shareLockMessage(l.Strength, ctx.Config.Target), toForUpdate(ctx.Text, l))
 		}
 	},
 })
@@ -41,4 +45,38 @@ func shareLockMessage(s sqlparse.Strength, target Version) string {
 // FROM locks nothing, and prose that happens to parse has none.
 func locksRows(st *sqlparse.Statement, l *sqlparse.Lock) bool {
 	return st.Fragment || (l.Select != nil && l.Select.HasFrom)
+}
+
+// toForUpdate rewrites a locking clause to FOR UPDATE, editing as little as
+// possible so that line breaks and the case of the words around stay:
+// `for share` becomes `for update`, `FOR NO KEY\n  UPDATE` loses `NO KEY\n  `.
+func toForUpdate(text string, l *sqlparse.Lock) *Fix {
+	w := l.Words
+	var e Edit
+	switch {
+	case l.Strength == sqlparse.ForShare && len(w) == 2:
+		e = Edit{w[1], matchCase("UPDATE", text[w[1].Start:w[1].End])}
+	case l.Strength == sqlparse.ForKeyShare && len(w) == 3:
+		e = Edit{sqlparse.Span{Start: w[1].Start, End: w[2].End}, matchCase("UPDATE", text[w[2].Start:w[2].End])}
+	case l.Strength == sqlparse.ForNoKeyUpdate && len(w) == 4:
+		e = Edit{sqlparse.Span{Start: w[1].Start, End: w[3].Start}, ""}
+	case l.Strength == sqlparse.LockInShareMode && len(w) == 4:
+		e = Edit{sqlparse.Span{Start: w[0].Start, End: w[3].End}, matchCase("FOR UPDATE", text[w[0].Start:w[0].End])}
+	default:
+		return nil
+	}
+	return &Fix{Message: "Replace " + l.Strength.String() + " with FOR UPDATE", Edits: []Edit{e}}
+}
+
+// matchCase spells word in the case of like: all lower, Capitalised, or upper.
+func matchCase(word, like string) string {
+	switch {
+	case like == strings.ToLower(like):
+		return strings.ToLower(word)
+	case like == strings.ToUpper(like):
+		return word
+	case len(like) > 1 && like[1:] == strings.ToLower(like[1:]):
+		return word[:1] + strings.ToLower(word[1:])
+	}
+	return word
 }

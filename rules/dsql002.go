@@ -8,13 +8,13 @@ var MySQLShareLock = register(&Rule{
 	Name:     "mysql-share-lock",
 	Severity: Error,
 	Summary:  "MySQL LOCK IN SHARE MODE is a syntax error on PostgreSQL and Aurora DSQL",
-	check: func(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string)) {
+	check: func(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string, *Fix)) {
 		for _, l := range st.Locks {
 			if l.Strength != sqlparse.LockInShareMode || !locksRows(st, l) {
 				continue
 			}
 			report(l.Span, "LOCK IN SHARE MODE is MySQL syntax, a syntax error on PostgreSQL and Aurora DSQL (42601); "+
-				"use FOR UPDATE, or drop the clause if every later write of this row is fenced")
+				"use FOR UPDATE, or drop the clause if every later write of this row is fenced", toForUpdate(ctx.Text, l))
 		}
 	},
 })

@@ -18,7 +18,7 @@ var UnfencedWrite = register(&Rule{
 	check:    checkUnfencedWrite,
 })
 
-func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string)) {
+func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string, *Fix)) {
 	w := st.Write
 	if w == nil {
 		return
@@ -64,7 +64,7 @@ func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlpar
 	if !w.HasWhere {
 		span = st.KeywordSpan
 	}
-	report(span, why+"; "+fix+" with the value read earlier and check that one row changed (occ.ExecCAS), or a stale writer overwrites the winner")
+	report(span, why+"; "+fix+" with the value read earlier and check that one row changed (occ.ExecCAS), or a stale writer overwrites the winner", nil)
 }
 
 // coordinationColumns returns the version, owner, state and lease columns

@@ -28,7 +28,7 @@ type Rule struct {
 	Name     string // share-lock
 	Severity Severity
 	Summary  string // one line, for rule lists and SARIF
-	check    func(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string))
+	check    func(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string, *Fix))
 }
 
 // DocURL is the rule's documentation page.
@@ -44,6 +44,19 @@ type Finding struct {
 	Rule    *Rule
 	Span    sqlparse.Span
 	Message string // starts with Rule.Prefix()
+	Fix     *Fix   // nil when the rule has no automatic fix
+}
+
+// Fix is a rule's edit of the SQL text: one alternative, applied whole.
+type Fix struct {
+	Message string // what the fix changes, e.g. "Replace FOR SHARE with FOR UPDATE"
+	Edits   []Edit
+}
+
+// Edit replaces the source bytes of Span with New.
+type Edit struct {
+	Span sqlparse.Span
+	New  string
 }
 
 var all []*Rule
@@ -69,6 +82,8 @@ func ByID(id string) *Rule {
 
 // Context is what a rule may know beyond the statement itself.
 type Context struct {
+	// Text is the source text the statements were parsed from.
+	Text   string
 	Config *Config
 	// Style and MaxParam are the text's placeholder style, for suggestions.
 	Style    sqlparse.Style
@@ -85,11 +100,12 @@ type Context struct {
 // Check runs every enabled rule over the statements of a script.
 func Check(ctx *Context, s *sqlparse.Script) []Finding {
 	var out []Finding
+	ctx.Text = s.Text
 	for _, st := range s.Stmts {
 		for _, r := range all {
 			if r.check != nil && ctx.Config.Enabled(r.ID) {
-				r.check(ctx, st, func(sp sqlparse.Span, msg string) {
-					out = append(out, Finding{Rule: r, Span: sp, Message: r.Prefix() + msg})
+				r.check(ctx, st, func(sp sqlparse.Span, msg string, fix *Fix) {
+					out = append(out, Finding{Rule: r, Span: sp, Message: r.Prefix() + msg, Fix: fix})
 				})
 			}
 		}

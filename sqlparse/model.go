@@ -59,6 +59,10 @@ type Lock struct {
 	// Span covers the clause's strength words, e.g. `FOR NO KEY UPDATE`
 	// (across line breaks and comments), in source offsets.
 	Span Span
+	// Words are the clause's words (FOR, NO, KEY, UPDATE, SHARE; or LOCK,
+	// IN, SHARE, MODE), so that a fix can edit one word and keep the
+	// spacing and line breaks between them.
+	Words []Span
 	// WaitSpan covers NOWAIT or SKIP LOCKED when present.
 	WaitSpan Span
 	// Of lists the relations named by OF, lower-cased.
@@ -171,6 +175,8 @@ type Statement struct {
 
 // Script is the result of parsing one text.
 type Script struct {
+	// Text is the source text that was parsed.
+	Text  string
 	Stmts []*Statement
 	// Style and MaxParam describe the placeholders used.
 	Style    Style

@@ -36,7 +36,7 @@ func Parse(text string) *Script {
 	if len(n.Stmts) > MaxStatements {
 		return &Script{Skipped: fmt.Sprintf("text has %d statements, over the limit of %d", len(n.Stmts), MaxStatements)}
 	}
-	s := &Script{Style: n.Style, MaxParam: n.MaxParam, Stmts: make([]*Statement, 0, len(n.Stmts))}
+	s := &Script{Text: text, Style: n.Style, MaxParam: n.MaxParam, Stmts: make([]*Statement, 0, len(n.Stmts))}
 	for _, sp := range n.Stmts {
 		rel := cachedStatement(n.Text[sp.Start:sp.End])
 		st := rel.translate(func(off int) int { return n.Map.ToSource(sp.Start + off) })
@@ -45,6 +45,12 @@ func Parse(text string) *Script {
 				if l.Span.Start == m.Start {
 					l.Strength = LockInShareMode
 					l.Span = m
+					l.Words = l.Words[:0]
+					for _, t := range Lex(text[m.Start:m.End]) {
+						if t.Kind == TokIdent {
+							l.Words = append(l.Words, Span{m.Start + t.Start, m.Start + t.End})
+						}
+					}
 				}
 			}
 		}
@@ -90,6 +96,10 @@ func (s *Statement) translate(f func(int) int) *Statement {
 	for i, l := range s.Locks {
 		lc := *l
 		lc.Span, lc.WaitSpan = sp(l.Span), sp(l.WaitSpan)
+		lc.Words = make([]Span, len(l.Words))
+		for i, w := range l.Words {
+			lc.Words[i] = sp(w)
+		}
 		if l.Select != nil {
 			sel, ok := selects[l.Select]
 			if !ok {
@@ -346,7 +356,7 @@ func (b *builder) locks(root *pg.Node) []*Lock {
 		for i, s := range spans {
 			if !used[i] && s.Strength == l.Strength {
 				used[i] = true
-				l.Span, l.WaitSpan = s.Span, s.WaitSpan
+				l.Span, l.WaitSpan, l.Words = s.Span, s.WaitSpan, s.Words
 				break
 			}
 		}
@@ -408,6 +418,7 @@ func walkSelects(root *pg.Node, fn func(*pg.SelectStmt)) {
 type lockSpan struct {
 	Strength       Strength
 	Span, WaitSpan Span
+	Words          []Span
 }
 
 // lockTokens finds the locking clauses in the token stream in source order:
@@ -444,6 +455,9 @@ func lockTokens(text string, toks []Token) []lockSpan {
 			continue
 		}
 		ls := lockSpan{Strength: s, Span: Span{toks[i].Start, end}}
+		for k := i; k >= 0 && toks[k].Start < end; k = significant(toks, k+1, 1) {
+			ls.Words = append(ls.Words, Span{toks[k].Start, toks[k].End})
+		}
 		// Skip an OF list to reach a wait policy.
 		k := significant(toks, indexAfter(toks, end), 1)
 		if word(k, "of") {
@@ -506,7 +520,7 @@ func fragmentLocks(text string, toks []Token) []*Lock {
 	sel := &Select{}
 	locks := make([]*Lock, len(spans))
 	for i, s := range spans {
-		l := &Lock{Strength: s.Strength, Span: s.Span, WaitSpan: s.WaitSpan, Select: sel}
+		l := &Lock{Strength: s.Strength, Span: s.Span, WaitSpan: s.WaitSpan, Words: s.Words, Select: sel}
 		if s.WaitSpan != (Span{}) {
 			l.Wait = WaitNoWait
 			if strings.EqualFold(text[s.WaitSpan.Start:s.WaitSpan.Start+4], "skip") {

@@ -76,13 +76,14 @@ func TestBundledExample(t *testing.T) {
 		"examples/shardstore/store.go:21:71: DSQL002 mysql-share-lock:",
 		"examples/shardstore/store.go:24:62: DSQL003 unfenced-write: UPDATE of shards sets range_id",
 		"examples/shardstore/queries/leases.sql:10:1: DSQL003 unfenced-write: UPDATE of leases",
+		"examples/shardstore/queries/leases.sql:19:1: DSQL001 share-lock: FOR SHARE",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if n := strings.Count(out, ": DSQL"); n != 4 {
-		t.Errorf("%d findings, want 4:\n%s", n, out)
+	if n := strings.Count(out, ": DSQL"); n != 5 {
+		t.Errorf("%d findings, want 5:\n%s", n, out)
 	}
 }
 
@@ -165,5 +166,120 @@ func TestVetTool(t *testing.T) {
 	out, code = run(t, dir, "go", "vet", "-vettool="+bin, "-dsql-version=2026-01", "./...")
 	if code == 0 || strings.Count(out, "DSQL001") != 2 {
 		t.Errorf("go vet -vettool with an analyzer flag: exit %d\n%s", code, out)
+	}
+}
+
+// copyTree copies the files under src into dst.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// snapshot reads every file under dir.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			data, _ := os.ReadFile(path)
+			files[path] = string(data)
+		}
+		return nil
+	})
+	return files
+}
+
+// TestFixExample fixes a copy of the bundled example, rebuilds it, and
+// checks that no fixable finding is left and a second -fix changes nothing.
+func TestFixExample(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "../../examples/shardstore", dir)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/shardstore\n\ngo 1.25\n"), 0o644)
+	before := snapshot(t, dir)
+
+	out, code := run(t, dir, bin, "-fix", "-diff", "./...")
+	if code != 0 || !strings.Contains(out, "+	readLockShardQuery  = lockShardBase + \" FOR UPDATE\"") || !strings.Contains(out, "+FOR UPDATE;") {
+		t.Fatalf("-fix -diff: exit %d\n%s", code, out)
+	}
+	if after := snapshot(t, dir); !equalMaps(before, after) {
+		t.Fatal("-fix -diff wrote files")
+	}
+
+	if out, code := run(t, dir, bin, "-fix", "./..."); code != 0 {
+		t.Fatalf("-fix: exit %d\n%s", code, out)
+	}
+	if out, code := run(t, dir, "go", "build", "./..."); code != 0 {
+		t.Fatalf("fixed code does not build:\n%s", out)
+	}
+	out, _ = run(t, dir, bin, "-json", "./...")
+	if strings.Contains(out, "suggested_fixes") || strings.Contains(out, "DSQL001") || strings.Contains(out, "DSQL002") {
+		t.Errorf("fixable findings left after -fix:\n%s", out)
+	}
+	fixed := snapshot(t, dir)
+	if equalMaps(before, fixed) {
+		t.Fatal("-fix changed nothing")
+	}
+	if out, code := run(t, dir, bin, "-fix", "./..."); code != 0 || !equalMaps(fixed, snapshot(t, dir)) {
+		t.Errorf("a second -fix changed files (exit %d)\n%s", code, out)
+	}
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFixSQLFile checks -fix on a plain .sql file against its golden file.
+func TestFixSQLFile(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "testdata/fix", dir)
+	if out, code := run(t, dir, bin, "-fix", "queries.sql"); code != 0 {
+		t.Fatalf("-fix: exit %d\n%s", code, out)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "queries.sql"))
+	want, _ := os.ReadFile(filepath.Join(dir, "queries.sql.golden"))
+	if string(got) != string(want) {
+		t.Errorf("fixed queries.sql:\n%s\nwant:\n%s", got, want)
+	}
+	if out, code := run(t, dir, bin, "queries.sql"); code != 0 {
+		t.Errorf("findings left after -fix: exit %d\n%s", code, out)
+	}
+}
+
+// TestGoFixAndVetFix applies fixes through the go command.
+func TestGoFixAndVetFix(t *testing.T) {
+	for _, args := range [][]string{
+		{"fix", "-fixtool=" + bin, "./..."},
+		{"vet", "-vettool=" + bin, "-fix", "./..."},
+	} {
+		dir := module(t, shareLockSrc)
+		out, code := run(t, dir, "go", args...)
+		got, _ := os.ReadFile(filepath.Join(dir, "m.go"))
+		if code != 0 || !strings.Contains(string(got), "shard_id = $1 FOR UPDATE\"") {
+			t.Errorf("go %s: exit %d\n%s\n%s", args[0], code, out, got)
+		}
 	}
 }

@@ -11,3 +11,9 @@ WHERE resource_id = $3;
 
 -- name: CleanupExpiredLeases :exec
 DELETE FROM leases WHERE namespace = $1 AND expires_at < $2;
+
+-- name: ReadLease :one
+-- DSQL001: a read lock DSQL rejects.
+SELECT worker_id, expires_at FROM leases
+WHERE resource_id = $1
+FOR SHARE;

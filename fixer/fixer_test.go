@@ -1,0 +1,62 @@
+package fixer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dsqllint/dsqllint/rules"
+	"github.com/dsqllint/dsqllint/sqlparse"
+)
+
+type source []Literal
+
+func (s source) Literal(start, end int) (Literal, bool) {
+	for _, l := range s {
+		if start >= l.Start && end <= l.End {
+			return l, true
+		}
+	}
+	return Literal{}, false
+}
+
+func TestSuggestedFixSpelling(t *testing.T) {
+	fix := &rules.Fix{Message: "m", Edits: []rules.Edit{{Span: sqlparse.Span{Start: 2, End: 4}, New: "a\"b\n"}}}
+	sf, ok := SuggestedFix(source{{Kind: Interpreted, Start: 0, End: 10, Pos: 100, Offs: []int{1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12}}}, fix)
+	if !ok || len(sf.TextEdits) != 1 || string(sf.TextEdits[0].NewText) != `a\"b\n` || sf.TextEdits[0].Pos != 103 || sf.TextEdits[0].End != 106 {
+		t.Errorf("interpreted: %+v %v", sf, ok)
+	}
+	if _, ok := SuggestedFix(source{{Kind: Raw, Start: 0, End: 10, Pos: 100}}, &rules.Fix{Edits: []rules.Edit{{Span: sqlparse.Span{Start: 1, End: 2}, New: "`"}}}); ok {
+		t.Error("a backquote cannot be spelled in a raw string")
+	}
+	if _, ok := SuggestedFix(source{{Start: 0, End: 5}, {Start: 5, End: 9}}, &rules.Fix{Edits: []rules.Edit{{Span: sqlparse.Span{Start: 3, End: 7}}}}); ok {
+		t.Error("an edit spanning two literals must not be made")
+	}
+}
+
+func TestApplyAndDiff(t *testing.T) {
+	content := []byte("a\nb\nSELECT 1 FROM t FOR SHARE;\nc\nd\ne\nf\ng\nh\ni\nj\nk\nSELECT 2 FROM t FOR SHARE;\n")
+	var edits []Edit
+	for i := 0; ; {
+		j := strings.Index(string(content[i:]), "SHARE")
+		if j < 0 {
+			break
+		}
+		edits = append(edits, Edit{i + j, i + j + 5, "UPDATE"})
+		i += j + 5
+	}
+	got, err := Apply(content, append(edits, edits[0]))
+	if err != nil || strings.Count(string(got), "FOR UPDATE") != 2 || strings.Contains(string(got), "SHARE") {
+		t.Fatalf("Apply: %q %v", got, err)
+	}
+	if _, err := Apply(content, []Edit{{0, 3, ""}, {2, 4, ""}}); err == nil {
+		t.Error("overlapping edits applied")
+	}
+	d, err := Diff("q.sql", content, edits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "--- q.sql\n+++ q.sql\n@@ -1,6 +1,6 @@\n a\n b\n-SELECT 1 FROM t FOR SHARE;\n+SELECT 1 FROM t FOR UPDATE;\n c\n d\n e\n@@ -10,4 +10,4 @@\n i\n j\n k\n-SELECT 2 FROM t FOR SHARE;\n+SELECT 2 FROM t FOR UPDATE;\n"
+	if d != want {
+		t.Errorf("Diff:\n%s\nwant:\n%s", d, want)
+	}
+}
