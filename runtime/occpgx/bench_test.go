@@ -3,8 +3,10 @@ package occpgx_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/dsqllint/dsqllint/runtime/occpgx"
 )
@@ -19,17 +21,21 @@ func BenchmarkBareTx(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		tx, err := pool.BeginTx(ctx, pgx.TxOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := tx.Exec(ctx, benchUpdate); err != nil {
-			tx.Rollback(ctx)
-			b.Fatal(err)
-		}
-		if err := tx.Commit(ctx); err != nil {
-			b.Fatal(err)
-		}
+		bareTx(b, ctx, pool)
+	}
+}
+
+func bareTx(b *testing.B, ctx context.Context, pool *pgxpool.Pool) {
+	tx, err := pool.BeginTx(ctx, pgx.TxOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, benchUpdate); err != nil {
+		tx.Rollback(ctx)
+		b.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		b.Fatal(err)
 	}
 }
 
@@ -46,4 +52,47 @@ func BenchmarkRunTxWithRetry(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkOverhead alternates the two forms within one loop, swapping their
+// order each time, so that drift in the server's speed (large on a shared
+// machine) hits both alike. It reports each form's mean and the difference.
+func BenchmarkOverhead(b *testing.B) {
+	pool := openPool(b)
+	ctx := context.Background()
+	update := func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, benchUpdate)
+		return err
+	}
+	helper := func() {
+		if err := occpgx.RunTxWithRetryVoid(ctx, pool, update); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var bareTime, helperTime time.Duration
+	n := 0
+	for b.Loop() {
+		t0 := time.Now()
+		if n%2 == 0 {
+			bareTx(b, ctx, pool)
+		} else {
+			helper()
+		}
+		t1 := time.Now()
+		if n%2 == 0 {
+			helper()
+		} else {
+			bareTx(b, ctx, pool)
+		}
+		t2 := time.Now()
+		if n%2 == 0 {
+			bareTime, helperTime = bareTime+t1.Sub(t0), helperTime+t2.Sub(t1)
+		} else {
+			helperTime, bareTime = helperTime+t1.Sub(t0), bareTime+t2.Sub(t1)
+		}
+		n++
+	}
+	b.ReportMetric(float64(bareTime.Nanoseconds())/float64(n), "bare-ns/tx")
+	b.ReportMetric(float64(helperTime.Nanoseconds())/float64(n), "helper-ns/tx")
+	b.ReportMetric(100*float64(helperTime-bareTime)/float64(bareTime), "overhead-%")
 }

@@ -1,6 +1,7 @@
 package retry
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -77,5 +78,28 @@ func TestResolveWithoutOptionsSharesDefaults(t *testing.T) {
 	s := Resolve([]func(*Settings){func(s *Settings) { s.MaxRetries = 1 }})
 	if s.MaxRetries != 1 || defaults.MaxRetries != DefaultConfig.MaxRetries {
 		t.Error("options must edit a copy of the defaults")
+	}
+}
+
+// nopDriver is a driver whose transactions cost nothing, to time the loop.
+type nopDriver struct{}
+
+func (nopDriver) Begin(context.Context) (*int, error) { return nil, nil }
+func (nopDriver) Commit(context.Context, *int) error  { return nil }
+func (nopDriver) Rollback(context.Context, *int)      {}
+func (nopDriver) CommitRolledBack(error) bool         { return false }
+
+// BenchmarkRunLoopOnly is the retry loop's own cost per committed call, with
+// no database behind it: what RunTxWithRetry adds to a transaction that does
+// not conflict.
+func BenchmarkRunLoopOnly(b *testing.B) {
+	ctx := context.Background()
+	fn := func(*int) (int, error) { return 1, nil }
+	s := Resolve[func(*Settings)](nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Run(ctx, nopDriver{}, s, fn); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
