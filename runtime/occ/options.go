@@ -29,7 +29,10 @@ type RetryConfig struct {
 // jitter: the defaults used when no WithConfig option is given.
 func DefaultRetryConfig() RetryConfig { return RetryConfig(retry.DefaultConfig) }
 
-// Option configures one call of RunTxWithRetry (here or in package occpgx).
+// Option configures one call of RunTxWithRetry, here or in package occpgx.
+// Options are made by WithConfig, WithOperation, WithHooks and WithTxOptions
+// (occpgx.WithTxOptions for pgx); later options override earlier ones, except
+// that hooks add up.
 type Option func(*retry.Settings)
 
 // WithConfig sets the retry budget and backoff.
