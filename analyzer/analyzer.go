@@ -31,7 +31,7 @@ var Analyzer = New()
 // New returns a dsqllint analyzer with its own configuration and flags, so
 // that tests and embedders can run differently configured instances.
 func New() *analysis.Analyzer {
-	s := &settings{cfg: rules.DefaultConfig()}
+	s := &settings{cfg: rules.DefaultConfig(), retryFuncs: defaultRetryFuncs()}
 	a := &analysis.Analyzer{
 		Name:             "dsqllint",
 		Doc:              doc,
@@ -45,8 +45,9 @@ func New() *analysis.Analyzer {
 
 // settings is the analyzer's configuration, written only by flag parsing.
 type settings struct {
-	cfg     *rules.Config
-	verbose bool
+	cfg        *rules.Config
+	retryFuncs funcList
+	verbose    bool
 }
 
 func (s *settings) register(fs *flag.FlagSet) {
@@ -56,6 +57,7 @@ func (s *settings) register(fs *flag.FlagSet) {
 	fs.Var(&s.cfg.StateColumns, "state-columns", "comma-separated state, lease and schedule column names that make a write coordination state")
 	fs.Var(&s.cfg.ExpiryColumns, "expiry-columns", "comma-separated lease expiry column names that fence a write when compared with <")
 	fs.Var(ruleSet{s.cfg}, "disable", "comma-separated rule IDs to disable (e.g. DSQL003)")
+	fs.Var(&s.retryFuncs, "retry-funcs", "comma-separated functions (`pkg/path.Func`) that run a transaction with retries on SQLSTATE 40001")
 	fs.BoolVar(&s.verbose, "verbose", false, "note on stderr every SQL text skipped because it exceeds the size or nesting limits")
 }
 
@@ -114,13 +116,25 @@ type checker struct {
 	calls map[ast.Node][]localCall
 	// uses lists, per named constant, its uses as a query argument.
 	uses map[types.Object][]*Text
+	// defs maps local variables defined once to their initial value, to
+	// follow q := "..."; tx.Exec(q).
+	defs map[types.Object]ast.Expr
+	// queries, begins and flow findings feed the Go-flow rules.
+	queries []*queryCall
+	begins  []*beginCall
+	// files caches Go source for building fixes.
+	files map[string][]byte
 	// directives are the //dsqllint:ignore comments of the Go files.
 	directives []*directive
 }
 
 type localCall struct {
-	pos token.Pos
-	fn  *ast.FuncDecl
+	pos  token.Pos
+	fn   *ast.FuncDecl
+	call *ast.CallExpr
+	// retried marks a call made inside a 40001 retry (a retry helper's
+	// closure or a loop that checks for serialization failures).
+	retried bool
 }
 
 func (c *checker) note(pos token.Pos, format string, args ...any) {
@@ -168,6 +182,11 @@ func (c *checker) lint(texts []*Text) {
 			}
 		}
 	}
+	scripts := make(map[*Text]*sqlparse.Script, len(parsed))
+	for _, p := range parsed {
+		scripts[p.text] = p.script
+	}
+	c.flow(scripts)
 	for _, p := range parsed {
 		t := p.text
 		if t.Ref {

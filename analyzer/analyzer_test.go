@@ -52,3 +52,24 @@ func TestFixRawMultiLine(t *testing.T) {
 		}
 	}
 }
+
+func TestUncheckedCAS(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "uncheckedcas")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(), "casfix")
+}
+
+func TestLockWithoutRetry(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "lockretry")
+}
+
+func TestIsolationLevel(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(), "isolation")
+}
+
+func TestSavepoint(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "savepoint")
+}
+
+func TestORMLocking(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(), "orm")
+}

@@ -23,6 +23,7 @@ func (c *checker) collect() []*Text {
 	}
 	c.calls = map[ast.Node][]localCall{}
 	c.uses = map[types.Object][]*Text{}
+	c.defs = map[types.Object]ast.Expr{}
 	var texts []*Text
 	for _, f := range c.pass.Files {
 		c.directives = append(c.directives, goDirectives(c.pass.Fset, f)...)
@@ -36,19 +37,36 @@ func (c *checker) collect() []*Text {
 			stack = append(stack, n)
 			switch n := n.(type) {
 			case *ast.CallExpr:
-				if fn, _, ok := calleeOf(info, n); ok {
+				fn, key, ok := calleeOf(info, n)
+				if ok {
 					if fd := c.funcs[fn]; fd != nil && scope != nil {
-						c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd})
+						c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, c.retried(stack)})
 					}
+					c.observeCall(n, fn, key, stack, scope)
 				}
 				if arg := queryArg(info, n); arg != nil {
-					if t := c.textOf(arg); t != nil {
+					t := c.textOf(arg)
+					if t != nil {
 						t.Known, t.Scope = true, scope
 						texts = append(texts, t)
-					} else if t := c.refText(arg); t != nil {
+					} else if t = c.refText(arg); t != nil {
 						t.Scope = scope
 						texts = append(texts, t)
 						c.uses[t.Const] = append(c.uses[t.Const], t)
+					} else if t = c.indirectText(arg); t != nil {
+						t.Scope = scope
+						texts = append(texts, t)
+					}
+					c.queries = append(c.queries, &queryCall{call: n, key: key, text: t, scope: scope, stack: append([]ast.Node(nil), stack...)})
+				}
+			case *ast.CompositeLit:
+				c.observeLiteral(n)
+			case *ast.AssignStmt:
+				c.observeAssign(n)
+			case *ast.ValueSpec:
+				if len(n.Names) == 1 && len(n.Values) == 1 {
+					if obj := info.Defs[n.Names[0]]; obj != nil {
+						c.defs[obj] = n.Values[0]
 					}
 				}
 			case ast.Expr:

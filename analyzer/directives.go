@@ -107,30 +107,29 @@ func (c *checker) sqlDirectives(t *Text, s *sqlparse.Script) []*directive {
 // suppressed reports whether a directive silences finding f at pos, marking
 // the directive used.
 func (c *checker) suppressed(p *parsedText, f rules.Finding, pos token.Pos) bool {
-	match := func(d *directive) bool {
-		if d.bad != "" {
-			return false
-		}
-		for _, id := range d.rules {
-			if id == f.Rule.ID {
-				return true
-			}
-		}
-		return false
-	}
 	for _, d := range p.dirs {
-		if match(d) && d.stmt < len(p.script.Stmts) && spanIn(f.Span, p.script.Stmts[d.stmt].Span) {
+		if d.names(f.Rule.ID) && d.stmt < len(p.script.Stmts) && spanIn(f.Span, p.script.Stmts[d.stmt].Span) {
 			d.used = true
 			return true
 		}
 	}
+	var anchor ast.Node
+	if p.text.Node != nil {
+		anchor = p.text.Node
+	}
+	return c.suppressedAt(f.Rule.ID, pos, anchor)
+}
+
+// suppressedAt reports whether a Go directive on the line of pos (or of
+// anchor, the enclosing expression), or the line above, silences rule id.
+func (c *checker) suppressedAt(id string, pos token.Pos, anchor ast.Node) bool {
 	fp := c.pass.Fset.Position(pos)
 	lines := []int{fp.Line}
-	if p.text.Node != nil {
-		lines = append(lines, c.pass.Fset.Position(p.text.Node.Pos()).Line)
+	if anchor != nil {
+		lines = append(lines, c.pass.Fset.Position(anchor.Pos()).Line)
 	}
 	for _, d := range c.directives {
-		if d.file != fp.Filename || !match(d) {
+		if d.file != fp.Filename || !d.names(id) {
 			continue
 		}
 		for _, l := range lines {
@@ -138,6 +137,19 @@ func (c *checker) suppressed(p *parsedText, f rules.Finding, pos token.Pos) bool
 				d.used = true
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// names reports whether a well-formed directive names rule id.
+func (d *directive) names(id string) bool {
+	if d.bad != "" {
+		return false
+	}
+	for _, r := range d.rules {
+		if r == id {
+			return true
 		}
 	}
 	return false

@@ -166,6 +166,8 @@ type Statement struct {
 	Write *Write
 	// Create is set for CREATE TABLE.
 	Create *CreateTable
+	// Tx is set for transaction control: BEGIN, SAVEPOINT, SET TRANSACTION...
+	Tx *TxControl
 	// ParseError is the parser's message when Kind is KindUnparsed.
 	ParseError string
 	// Fragment marks a text that is only part of a statement (a WHERE

@@ -111,6 +111,11 @@ func (s *Statement) translate(f func(int) int) *Statement {
 		}
 		c.Locks[i] = &lc
 	}
+	if s.Tx != nil {
+		tc := *s.Tx
+		tc.IsolationSpan = sp(tc.IsolationSpan)
+		c.Tx = &tc
+	}
 	if s.Create != nil {
 		ct := *s.Create
 		ct.Table.Span = sp(ct.Table.Span)
@@ -176,6 +181,12 @@ func parseStatement(text string) (st *Statement) {
 	case node.GetCreateStmt() != nil:
 		st.Kind = KindOther
 		st.Create = b.create(node.GetCreateStmt())
+	case node.GetTransactionStmt() != nil:
+		st.Kind = KindOther
+		st.Tx = b.txStmt(node.GetTransactionStmt())
+	case node.GetVariableSetStmt() != nil:
+		st.Kind = KindOther
+		st.Tx = b.setStmt(node.GetVariableSetStmt())
 	default:
 		st.Kind = KindOther
 	}

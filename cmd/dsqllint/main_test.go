@@ -77,13 +77,17 @@ func TestBundledExample(t *testing.T) {
 		"examples/shardstore/store.go:24:62: DSQL003 unfenced-write: UPDATE of shards sets range_id",
 		"examples/shardstore/queries/leases.sql:10:1: DSQL003 unfenced-write: UPDATE of leases",
 		"examples/shardstore/queries/leases.sql:19:1: DSQL001 share-lock: FOR SHARE",
+		"examples/shardstore/tx.go:14:46: DSQL009 isolation-level:",
+		"examples/shardstore/tx.go:20:12: DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at tx.go:14",
+		"examples/shardstore/tx.go:25:15: DSQL004 unchecked-cas:",
+		"examples/shardstore/tx.go:33:33: DSQL010 savepoint:",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if n := strings.Count(out, ": DSQL"); n != 5 {
-		t.Errorf("%d findings, want 5:\n%s", n, out)
+	if n := strings.Count(out, ": DSQL"); n != 9 {
+		t.Errorf("%d findings, want 9:\n%s", n, out)
 	}
 }
 
@@ -210,7 +214,9 @@ func snapshot(t *testing.T, dir string) map[string]string {
 func TestFixExample(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, "../../examples/shardstore", dir)
-	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/shardstore\n\ngo 1.25\n"), 0o644)
+	root, _ := filepath.Abs("../..")
+	// The fixes import dsqllint's runtime: use this checkout of it.
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/shardstore\n\ngo 1.25\n\nrequire github.com/dsqllint/dsqllint v0.0.0\n\nreplace github.com/dsqllint/dsqllint => "+root+"\n"), 0o644)
 	before := snapshot(t, dir)
 
 	out, code := run(t, dir, bin, "-fix", "-diff", "./...")
@@ -224,11 +230,11 @@ func TestFixExample(t *testing.T) {
 	if out, code := run(t, dir, bin, "-fix", "./..."); code != 0 {
 		t.Fatalf("-fix: exit %d\n%s", code, out)
 	}
-	if out, code := run(t, dir, "go", "build", "./..."); code != 0 {
+	if out, code := run(t, dir, "go", "build", "-mod=mod", "./..."); code != 0 {
 		t.Fatalf("fixed code does not build:\n%s", out)
 	}
 	out, _ = run(t, dir, bin, "-json", "./...")
-	if strings.Contains(out, "suggested_fixes") || strings.Contains(out, "DSQL001") || strings.Contains(out, "DSQL002") {
+	if strings.Contains(out, "suggested_fixes") || strings.Contains(out, "DSQL001") || strings.Contains(out, "DSQL002") || strings.Contains(out, "DSQL004") || strings.Contains(out, "DSQL009") {
 		t.Errorf("fixable findings left after -fix:\n%s", out)
 	}
 	fixed := snapshot(t, dir)

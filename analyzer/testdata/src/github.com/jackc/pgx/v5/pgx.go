@@ -19,7 +19,24 @@ type Tx interface {
 	QueryRow(ctx context.Context, sql string, args ...any) Row
 }
 
+type TxIsoLevel string
+
+const (
+	Serializable    TxIsoLevel = "serializable"
+	RepeatableRead  TxIsoLevel = "repeatable read"
+	ReadCommitted   TxIsoLevel = "read committed"
+	ReadUncommitted TxIsoLevel = "read uncommitted"
+)
+
+type TxOptions struct {
+	IsoLevel   TxIsoLevel
+	AccessMode string
+}
+
 type Conn struct{}
+
+func (c *Conn) Begin(ctx context.Context) (Tx, error)                { return nil, nil }
+func (c *Conn) BeginTx(ctx context.Context, o TxOptions) (Tx, error) { return nil, nil }
 
 func (c *Conn) Exec(ctx context.Context, sql string, arguments ...any) (pgconn.CommandTag, error) {
 	return pgconn.CommandTag{}, nil

@@ -11,6 +11,9 @@ import (
 type Pool struct{}
 
 func (p *Pool) Begin(ctx context.Context) (pgx.Tx, error) { return nil, nil }
+func (p *Pool) BeginTx(ctx context.Context, o pgx.TxOptions) (pgx.Tx, error) {
+	return nil, nil
+}
 func (p *Pool) Exec(ctx context.Context, sql string, arguments ...any) (pgconn.CommandTag, error) {
 	return pgconn.CommandTag{}, nil
 }

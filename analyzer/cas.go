@@ -1,0 +1,266 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/dsqllint/dsqllint/rules"
+)
+
+// uncheckedCAS reports DSQL004 when the result of a CAS write is dropped,
+// never read, or read without RowsAffected.
+func (c *checker) uncheckedCAS(q *queryCall) {
+	helper := "occ.ExecCAS"
+	if strings.HasPrefix(q.key.pkg, pkgPGX) {
+		helper = "occpgx.ExecCAS"
+	}
+	how := c.resultUse(q)
+	if how == "" {
+		return
+	}
+	c.reportGo("DSQL004", q.call.Pos(), q.call.End(), rules.UncheckedCASMessage(how, helper), c.execCASFix(q))
+}
+
+// resultUse says how the call's result is mishandled, or "" when the
+// affected-row count is read (or the result escapes where we cannot see).
+func (c *checker) resultUse(q *queryCall) string {
+	info := c.pass.TypesInfo
+	parent := q.stack[len(q.stack)-2]
+	var res ast.Expr
+	switch p := parent.(type) {
+	case *ast.ExprStmt:
+		return "is discarded"
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 || p.Rhs[0] != q.call {
+			return ""
+		}
+		res = p.Lhs[0]
+	case *ast.ValueSpec:
+		if len(p.Values) != 1 || p.Values[0] != q.call {
+			return ""
+		}
+		res = p.Names[0]
+	default:
+		return "" // returned, passed on, or chained: checked elsewhere
+	}
+	id, ok := res.(*ast.Ident)
+	if !ok {
+		return "" // stored in a field: escapes
+	}
+	if id.Name == "_" {
+		return "is discarded"
+	}
+	obj := info.Defs[id]
+	if obj == nil {
+		obj = info.Uses[id]
+	}
+	switch c.countRead(obj, q.scope, 0) {
+	case readNever:
+		return "is never read"
+	case readOther:
+		return "is read without RowsAffected()"
+	}
+	return ""
+}
+
+type readKind int
+
+const (
+	readNever readKind = iota
+	readOther          // used, but never for the count
+	readCount          // RowsAffected is called, or the value escapes
+)
+
+// countRead reports how obj is used in scope: its RowsAffected called,
+// passed to a package function that calls it, returned or stored
+// (escapes), or only used otherwise.
+func (c *checker) countRead(obj types.Object, scope ast.Node, depth int) readKind {
+	if obj == nil || scope == nil {
+		return readCount
+	}
+	info := c.pass.TypesInfo
+	kind := readNever
+	var stack []ast.Node
+	ast.Inspect(scope, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		id, ok := n.(*ast.Ident)
+		if !ok || info.Uses[id] != obj || kind == readCount {
+			return true
+		}
+		parent := stack[len(stack)-2]
+		if a, ok := parent.(*ast.AssignStmt); ok && len(a.Lhs) == len(a.Rhs) {
+			for i, r := range a.Rhs {
+				if l, ok := a.Lhs[i].(*ast.Ident); ok && r == id && l.Name == "_" {
+					return true // `_ = res` silences the compiler, it reads nothing
+				}
+			}
+		}
+		kind = max(kind, readOther)
+		switch p := parent.(type) {
+		case *ast.SelectorExpr:
+			if p.Sel.Name == "RowsAffected" {
+				kind = readCount
+			}
+		case *ast.CallExpr:
+			fn, _, _ := calleeOf(info, p)
+			fd := c.funcs[fn]
+			if fd == nil {
+				kind = readCount // handed to code we do not see
+				break
+			}
+			if param := paramAt(info, fd, p, id); param != nil && depth < 3 && c.countRead(param, fd, depth+1) == readCount {
+				kind = readCount
+			}
+		case *ast.ReturnStmt, *ast.CompositeLit, *ast.KeyValueExpr:
+			kind = readCount
+		case *ast.AssignStmt:
+			for _, r := range p.Rhs {
+				if r == id {
+					kind = readCount // stored elsewhere
+				}
+			}
+		}
+		return true
+	})
+	return kind
+}
+
+// paramAt returns the parameter of fd that receives arg in call.
+func paramAt(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, arg ast.Expr) types.Object {
+	i := -1
+	for j, a := range call.Args {
+		if a == arg {
+			i = j
+		}
+	}
+	if i < 0 {
+		return nil
+	}
+	for _, field := range fd.Type.Params.List {
+		for _, name := range field.Names {
+			if i == 0 {
+				return info.Defs[name]
+			}
+			i--
+		}
+		if len(field.Names) == 0 {
+			i--
+		}
+	}
+	return nil
+}
+
+// execCASFix rewrites `_, err := tx.ExecContext(ctx, q, args...)` (also
+// `_, err =`, and inside if) to `err := occ.ExecCAS(ctx, tx, q, args...)`,
+// and pgx `tx.Exec` to occpgx.ExecCAS, adding the import.
+func (c *checker) execCASFix(q *queryCall) *analysis.SuggestedFix {
+	assign, ok := q.stack[len(q.stack)-2].(*ast.AssignStmt)
+	if !ok || len(assign.Lhs) != 2 || len(q.call.Args) < 2 {
+		return nil
+	}
+	if blank, ok := assign.Lhs[0].(*ast.Ident); !ok || blank.Name != "_" {
+		return nil
+	}
+	sel, ok := q.call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	recv := c.pass.TypesInfo.TypeOf(sel.X)
+	var pkg, name string
+	switch {
+	case q.key == callee{pkgSQL, "ExecContext", true} && isNamed(recv, pkgSQL, "Tx", true):
+		pkg, name = pkgOCC, "occ"
+	case q.key == callee{pkgPGX, "Exec", true} && isNamed(recv, pkgPGX, "Tx", false):
+		pkg, name = pkgOCCPGX, "occpgx"
+	default:
+		return nil
+	}
+	src := c.source(q.call.Pos())
+	if src == nil {
+		return nil
+	}
+	text := func(n ast.Node) string {
+		return string(src[c.pass.Fset.Position(n.Pos()).Offset:c.pass.Fset.Position(n.End()).Offset])
+	}
+	file := c.fileOf(q.call.Pos())
+	name, importEdit := c.importName(file, pkg, name)
+	args := []string{text(q.call.Args[0]), text(sel.X)}
+	for _, a := range q.call.Args[1:] {
+		args = append(args, text(a))
+	}
+	call := name + ".ExecCAS(" + strings.Join(args, ", ")
+	if q.call.Ellipsis.IsValid() {
+		call += "..."
+	}
+	call += ")"
+	edits := []analysis.TextEdit{
+		{Pos: assign.Lhs[0].Pos(), End: assign.Lhs[1].Pos()},
+		{Pos: q.call.Pos(), End: q.call.End(), NewText: []byte(call)},
+	}
+	if importEdit != nil {
+		edits = append(edits, *importEdit)
+	}
+	return &analysis.SuggestedFix{Message: "Use " + name + ".ExecCAS, which fails with ConditionFailedError unless one row changed", TextEdits: edits}
+}
+
+// isNamed reports whether t is pkg.name (or, with ptr, *pkg.name).
+func isNamed(t types.Type, pkg, name string, ptr bool) bool {
+	if t == nil {
+		return false
+	}
+	if ptr {
+		p, ok := t.(*types.Pointer)
+		if !ok {
+			return false
+		}
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+func (c *checker) fileOf(pos token.Pos) *ast.File {
+	for _, f := range c.pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// importName returns the name under which file refers to path, and the
+// edit that adds the import when the file lacks it.
+func (c *checker) importName(file *ast.File, path, name string) (string, *analysis.TextEdit) {
+	if file == nil {
+		return name, nil
+	}
+	for _, imp := range file.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p == path {
+			if imp.Name != nil {
+				return imp.Name.Name, nil
+			}
+			return name, nil
+		}
+	}
+	spec := strconv.Quote(path)
+	for _, d := range file.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.IMPORT {
+			continue
+		}
+		if g.Lparen.IsValid() {
+			return name, &analysis.TextEdit{Pos: g.Rparen, End: g.Rparen, NewText: []byte("\t" + spec + "\n")}
+		}
+		return name, &analysis.TextEdit{Pos: g.End(), End: g.End(), NewText: []byte("\nimport " + spec)}
+	}
+	return name, &analysis.TextEdit{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}
+}

@@ -1,0 +1,375 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/dsqllint/dsqllint/rules"
+	"github.com/dsqllint/dsqllint/sqlparse"
+)
+
+// The Go-flow rules read what the code does with SQL: DSQL004 (a CAS
+// write's result dropped), DSQL005 (FOR UPDATE on a transaction nothing
+// retries), DSQL009/DSQL010 in driver options and pgx calls.
+
+// queryCall is a call of a known query method.
+type queryCall struct {
+	call  *ast.CallExpr
+	key   callee
+	text  *Text // nil when the SQL is not known
+	scope ast.Node
+	stack []ast.Node // ancestors, the call's parent last
+}
+
+// beginCall is a call that starts a transaction.
+type beginCall struct {
+	call  *ast.CallExpr
+	tx    types.Object // the variable it is assigned to
+	scope ast.Node
+	pgx   bool
+}
+
+const (
+	pkgSQL     = "database/sql"
+	pkgSQLX    = "github.com/jmoiron/sqlx"
+	pkgPGX     = "github.com/jackc/pgx/v5"
+	pkgPGXPool = "github.com/jackc/pgx/v5/pgxpool"
+	pkgOCC     = "github.com/dsqllint/dsqllint/runtime/occ"
+	pkgOCCPGX  = "github.com/dsqllint/dsqllint/runtime/occpgx"
+)
+
+var beginMethods = map[callee]bool{
+	{pkgSQL, "Begin", true}: true, {pkgSQL, "BeginTx", true}: true,
+	{pkgSQLX, "Beginx", true}: true, {pkgSQLX, "BeginTxx", true}: true, {pkgSQLX, "MustBegin", true}: true, {pkgSQLX, "MustBeginTx", true}: true,
+	{pkgPGX, "Begin", true}: true, {pkgPGX, "BeginTx", true}: true,
+	{pkgPGXPool, "Begin", true}: true, {pkgPGXPool, "BeginTx", true}: true,
+}
+
+var execMethods = map[callee]bool{
+	{pkgSQL, "Exec", true}: true, {pkgSQL, "ExecContext", true}: true,
+	{pkgSQLX, "NamedExec", true}: true, {pkgSQLX, "NamedExecContext", true}: true,
+	{pkgSQLX, "MustExec", true}: true, {pkgSQLX, "MustExecContext", true}: true,
+	{pkgPGX, "Exec", true}: true, {pkgPGXPool, "Exec", true}: true,
+}
+
+// funcList is the -retry-funcs flag: fully qualified function names.
+type funcList []string
+
+func (l *funcList) String() string { return strings.Join(*l, ",") }
+
+func (l *funcList) Set(s string) error {
+	*l = nil
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			*l = append(*l, f)
+		}
+	}
+	return nil
+}
+
+func (l funcList) has(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	name := fn.Pkg().Path() + "." + fn.Name()
+	for _, f := range l {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
+
+func defaultRetryFuncs() funcList {
+	return funcList{
+		pkgOCC + ".RunTxWithRetry", pkgOCC + ".RunTxWithRetryVoid",
+		pkgOCCPGX + ".RunTxWithRetry", pkgOCCPGX + ".RunTxWithRetryVoid",
+		"github.com/cockroachdb/cockroach-go/v2/crdb.ExecuteTx",
+		"github.com/cockroachdb/cockroach-go/v2/crdb.ExecuteTxGenericTest",
+		"github.com/cockroachdb/cockroach-go/v2/crdb/crdbpgx.ExecuteTx",
+		"github.com/cockroachdb/cockroach-go/v2/crdb/crdbpgxv5.ExecuteTx",
+		"github.com/cockroachdb/cockroach-go/v2/crdb/crdbsqlx.ExecuteTx",
+		"github.com/awslabs/aurora-dsql-connectors/go/pgx/occretry.WithRetry",
+		"github.com/awslabs/aurora-dsql-connectors/go/pgx/occretry.Retry",
+	}
+}
+
+// retryWords match what a hand-written 40001 retry loop mentions.
+var retryWords = regexp.MustCompile(`(?i)serializ|retryable|isretry|isocc|occerror|40001`)
+
+// retried reports whether the node on top of stack runs inside a retry: a
+// closure passed to a retry helper, or a loop whose body checks for
+// serialization failures.
+func (c *checker) retried(stack []ast.Node) bool {
+	for i := len(stack) - 1; i > 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.FuncLit:
+			if call, ok := stack[i-1].(*ast.CallExpr); ok {
+				fn, _, _ := calleeOf(c.pass.TypesInfo, call)
+				if c.settings.retryFuncs.has(fn) {
+					return true
+				}
+			}
+			return false // a closure's own retries are checked where it is called
+		case *ast.FuncDecl:
+			return false
+		case *ast.ForStmt:
+			if c.mentionsRetry(n.Body) {
+				return true
+			}
+		case *ast.RangeStmt:
+			if c.mentionsRetry(n.Body) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mentionsRetry reports whether a loop body checks for SQLSTATE 40001.
+func (c *checker) mentionsRetry(body ast.Node) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BasicLit:
+			found = found || strings.Contains(n.Value, "40001")
+		case *ast.Ident:
+			found = found || retryWords.MatchString(n.Name)
+		}
+		return !found
+	})
+	return found
+}
+
+// observeCall handles calls that matter to the Go-flow rules as they are
+// met: transaction begins, pgx savepoints, ORM and builder locking.
+func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, stack []ast.Node, scope ast.Node) {
+	if beginMethods[key] {
+		if recvNamed(fn, pkgPGX, "Tx") || recvNamed(fn, pkgPGXPool, "Tx") {
+			c.reportGo("DSQL010", call.Pos(), call.End(), rules.NestedTxMessage, nil)
+			return
+		}
+		if tx := assignedVar(c.pass.TypesInfo, stack); tx != nil && !c.retried(stack) {
+			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.pkg, pkgPGX)})
+		}
+		return
+	}
+	c.observeORM(call, fn)
+}
+
+// recvNamed reports whether fn is a method of the named type pkg.name.
+func recvNamed(fn *types.Func, pkg, name string) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+// assignedVar returns the variable the call on top of stack is assigned to
+// (tx in `tx, err := db.BeginTx(...)`).
+func assignedVar(info *types.Info, stack []ast.Node) types.Object {
+	if len(stack) < 2 {
+		return nil
+	}
+	call := stack[len(stack)-1]
+	switch p := stack[len(stack)-2].(type) {
+	case *ast.AssignStmt:
+		if len(p.Rhs) == 1 && p.Rhs[0] == call {
+			if id, ok := p.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
+				if obj := info.Defs[id]; obj != nil {
+					return obj
+				}
+				return info.Uses[id]
+			}
+		}
+	case *ast.ValueSpec:
+		if len(p.Values) == 1 && p.Values[0] == call && p.Names[0].Name != "_" {
+			return info.Defs[p.Names[0]]
+		}
+	}
+	return nil
+}
+
+// observeAssign tracks variables so that q := "..."; tx.Exec(q) is followed:
+// a variable assigned again is not trusted.
+func (c *checker) observeAssign(a *ast.AssignStmt) {
+	for i, lhs := range a.Lhs {
+		id, ok := lhs.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		if a.Tok == token.DEFINE && len(a.Lhs) == len(a.Rhs) {
+			if obj := c.pass.TypesInfo.Defs[id]; obj != nil {
+				c.defs[obj] = a.Rhs[i]
+				continue
+			}
+		}
+		if obj := c.pass.TypesInfo.Uses[id]; obj != nil {
+			delete(c.defs, obj)
+		}
+	}
+}
+
+// indirectText returns the SQL of a query argument that is a fmt.Sprintf
+// call with a constant format, or a local variable defined once: a Ref text
+// for the flow rules (the SQL itself is reported where it is written).
+func (c *checker) indirectText(arg ast.Expr) *Text {
+	arg = ast.Unparen(arg)
+	var sql *Text
+	switch a := arg.(type) {
+	case *ast.CallExpr:
+		if fn, _, ok := calleeOf(c.pass.TypesInfo, a); ok && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(a.Args) > 0 {
+			if v := c.constString(a.Args[0]); v != nil {
+				var b textBuilder
+				b.opaque(*v, arg)
+				sql = b.text()
+			}
+		}
+	case *ast.Ident:
+		if def, ok := c.defs[c.pass.TypesInfo.Uses[a]]; ok {
+			if t := c.textOf(def); t != nil {
+				var b textBuilder
+				b.opaque(t.SQL, arg)
+				sql = b.text()
+			} else if v := c.constString(def); v != nil {
+				var b textBuilder
+				b.opaque(*v, arg)
+				sql = b.text()
+			}
+		}
+	}
+	if sql != nil {
+		sql.Node, sql.Known, sql.Ref = arg, true, true
+	}
+	return sql
+}
+
+// reportGo reports a Go-flow finding unless the rule is off or a
+// //dsqllint:ignore silences it.
+func (c *checker) reportGo(id string, pos, end token.Pos, msg string, fix *analysis.SuggestedFix) {
+	r := rules.ByID(id)
+	if r == nil || !c.settings.cfg.Enabled(id) || c.suppressedAt(id, pos, nil) {
+		return
+	}
+	d := analysis.Diagnostic{Pos: pos, End: end, Category: r.ID, Message: r.Prefix() + msg, URL: r.DocURL()}
+	if fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	c.pass.Report(d)
+}
+
+// observeLiteral checks sql.TxOptions / pgx.TxOptions isolation levels
+// (DSQL009) and gorm's clause.Locking (DSQL001, DSQL006).
+func (c *checker) observeLiteral(lit *ast.CompositeLit) {
+	t := c.pass.TypesInfo.TypeOf(lit)
+	if t == nil {
+		return
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return
+	}
+	switch path, name := n.Obj().Pkg().Path(), n.Obj().Name(); {
+	case path == pkgSQL && name == "TxOptions":
+		c.isolationOption(lit, "Isolation", func(v constant.Value) bool {
+			l, ok := constant.Int64Val(v)
+			return ok && (l == 0 || l == 4 || l == 5) // default, RepeatableRead, Snapshot
+		})
+	case path == pkgPGX && name == "TxOptions":
+		c.isolationOption(lit, "IsoLevel", func(v constant.Value) bool {
+			s := constant.StringVal(v)
+			return s == "" || s == "repeatable read"
+		})
+	case path == pkgGormClause && name == "Locking":
+		c.gormLocking(lit)
+	}
+}
+
+func (c *checker) isolationOption(lit *ast.CompositeLit, field string, ok func(constant.Value) bool) {
+	for i, e := range lit.Elts {
+		kv, isKV := e.(*ast.KeyValueExpr)
+		if !isKV {
+			continue
+		}
+		if key, _ := kv.Key.(*ast.Ident); key == nil || key.Name != field {
+			continue
+		}
+		tv := c.pass.TypesInfo.Types[kv.Value]
+		if tv.Value == nil || ok(tv.Value) {
+			continue
+		}
+		fix := &analysis.SuggestedFix{Message: "Drop the " + field + " option", TextEdits: []analysis.TextEdit{c.dropElement(lit, i)}}
+		c.reportGo("DSQL009", kv.Pos(), kv.End(), rules.IsolationMessage(field+":", types.ExprString(kv.Value)), fix)
+	}
+}
+
+// dropElement deletes element i of a composite literal with its comma.
+func (c *checker) dropElement(lit *ast.CompositeLit, i int) analysis.TextEdit {
+	e := lit.Elts[i]
+	if i+1 < len(lit.Elts) {
+		return analysis.TextEdit{Pos: e.Pos(), End: lit.Elts[i+1].Pos()}
+	}
+	end := e.End()
+	if src := c.source(e.Pos()); src != nil {
+		off := c.pass.Fset.Position(end).Offset
+		rest := src[off:]
+		trimmed := strings.TrimLeft(string(rest), " \t")
+		if strings.HasPrefix(trimmed, ",") {
+			end += token.Pos(len(rest) - len(trimmed) + 1)
+		}
+	}
+	if i > 0 {
+		return analysis.TextEdit{Pos: lit.Elts[i-1].End(), End: end}
+	}
+	return analysis.TextEdit{Pos: e.Pos(), End: end}
+}
+
+// source returns the content of the Go file holding pos.
+func (c *checker) source(pos token.Pos) []byte {
+	f := c.pass.Fset.File(pos)
+	if f == nil {
+		return nil
+	}
+	if data, ok := c.files[f.Name()]; ok {
+		return data
+	}
+	var data []byte
+	if c.pass.ReadFile != nil {
+		data, _ = c.pass.ReadFile(f.Name())
+	}
+	if c.files == nil {
+		c.files = map[string][]byte{}
+	}
+	c.files[f.Name()] = data
+	return data
+}
+
+// flow runs DSQL004 and DSQL005 once every text is parsed.
+func (c *checker) flow(scripts map[*Text]*sqlparse.Script) {
+	cfg := c.settings.cfg
+	for _, q := range c.queries {
+		s := scripts[q.text]
+		if s == nil || !execMethods[q.key] {
+			continue
+		}
+		for _, st := range s.Stmts {
+			if rules.IsCASWrite(cfg, st) {
+				c.uncheckedCAS(q)
+				break
+			}
+		}
+	}
+	c.locksWithoutRetry(scripts)
+}

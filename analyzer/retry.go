@@ -1,0 +1,128 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"path/filepath"
+
+	"github.com/dsqllint/dsqllint/rules"
+	"github.com/dsqllint/dsqllint/sqlparse"
+)
+
+// locksWithoutRetry reports DSQL005: a FOR UPDATE, or a CAS write after a
+// read, on a transaction begun here outside any 40001 retry. The
+// transaction is followed into package functions it is passed to.
+func (c *checker) locksWithoutRetry(scripts map[*Text]*sqlparse.Script) {
+	for _, b := range c.begins {
+		if c.callersRetry(b.scope) {
+			continue
+		}
+		aliases := c.txAliases(b.tx)
+		readFirst := map[ast.Node]bool{} // scopes that already read on the tx
+		for _, q := range c.queries {
+			recv := receiverObj(c.pass.TypesInfo, q.call)
+			if recv == nil || !aliases[recv] {
+				continue
+			}
+			s := scripts[q.text]
+			if s == nil {
+				continue
+			}
+			what := ""
+			for _, st := range s.Stmts {
+				for _, l := range st.Locks {
+					if l.Strength == sqlparse.ForUpdate {
+						what = "SELECT ... FOR UPDATE"
+					}
+				}
+				if what == "" && readFirst[q.scope] && rules.IsCASWrite(c.settings.cfg, st) {
+					what = "this read-modify-write"
+				}
+				if st.Kind == sqlparse.KindSelect {
+					readFirst[q.scope] = true
+				}
+			}
+			if what == "" {
+				continue
+			}
+			p := c.pass.Fset.Position(b.call.Pos())
+			begin := fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+			shape := "occ.RunTxWithRetry(ctx, db, func(tx *sql.Tx) (T, error) { ... })"
+			if b.pgx {
+				shape = "occpgx.RunTxWithRetry(ctx, pool, func(tx pgx.Tx) (T, error) { ... })"
+			}
+			c.reportGo("DSQL005", q.call.Pos(), q.call.End(), rules.LockWithoutRetryMessage(what, begin, shape), nil)
+			break // once per transaction: the first statement that needs the retry
+		}
+	}
+}
+
+// callersRetry reports whether every way into scope retries: for a
+// package function, each call of it sits in a retry (and there is one).
+func (c *checker) callersRetry(scope ast.Node) bool {
+	fd, ok := scope.(*ast.FuncDecl)
+	if !ok {
+		return false
+	}
+	n := 0
+	for _, calls := range c.calls {
+		for _, lc := range calls {
+			if lc.fn != fd {
+				continue
+			}
+			if !lc.retried {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+// txAliases returns tx and the parameters of package functions it is
+// passed to, transitively (three calls deep).
+func (c *checker) txAliases(tx types.Object) map[types.Object]bool {
+	aliases := map[types.Object]bool{tx: true}
+	frontier := []types.Object{tx}
+	for depth := 0; depth < 3 && len(frontier) > 0; depth++ {
+		var next []types.Object
+		for _, calls := range c.calls {
+			for _, lc := range calls {
+				for _, arg := range lc.call.Args {
+					id, ok := ast.Unparen(arg).(*ast.Ident)
+					if !ok || !containsObj(frontier, c.pass.TypesInfo.Uses[id]) {
+						continue
+					}
+					if p := paramAt(c.pass.TypesInfo, lc.fn, lc.call, arg); p != nil && !aliases[p] {
+						aliases[p] = true
+						next = append(next, p)
+					}
+				}
+			}
+		}
+		frontier = next
+	}
+	return aliases
+}
+
+func containsObj(list []types.Object, o types.Object) bool {
+	for _, x := range list {
+		if x == o && o != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// receiverObj returns the variable a method call is made on (tx in tx.Exec).
+func receiverObj(info *types.Info, call *ast.CallExpr) types.Object {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
+		return info.Uses[id]
+	}
+	return nil
+}

@@ -1,0 +1,40 @@
+package isolation
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+func options(ctx context.Context, db *sql.DB, pool *pgxpool.Pool, level sql.IsolationLevel) {
+	db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable})                 // want `DSQL009 isolation-level: Isolation: sql.LevelSerializable makes the driver send BEGIN ISOLATION LEVEL`
+	db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelReadCommitted}) // want `DSQL009`
+	db.BeginTx(ctx, &sql.TxOptions{
+		Isolation: sql.LevelSerializable, // want `DSQL009`
+	})
+	pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable, AccessMode: "read write"}) // want `DSQL009 isolation-level: IsoLevel: pgx.Serializable`
+
+	// Negatives: the levels DSQL runs, the default, and values we cannot know.
+	db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead})
+	db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSnapshot})
+	db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelDefault, ReadOnly: true})
+	db.BeginTx(ctx, &sql.TxOptions{Isolation: level})
+	pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead})
+	pool.BeginTx(ctx, pgx.TxOptions{})
+}
+
+func statements(db *sql.DB) {
+	db.Exec("BEGIN ISOLATION LEVEL SERIALIZABLE")                          // want `DSQL009 isolation-level: ISOLATION LEVEL SERIALIZABLE is rejected by Aurora DSQL \(0A000 Unsupported isolation level: SERIALIZABLE\)`
+	db.Exec("START TRANSACTION ISOLATION LEVEL READ COMMITTED, READ WRITE") // want `DSQL009`
+	db.Exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")             // want `DSQL009 isolation-level: SET TRANSACTION is rejected`
+	db.Exec("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE") // want `DSQL009`
+	db.Exec("SET default_transaction_isolation = 'serializable'")          // want `DSQL009`
+
+	// Negatives.
+	db.Exec("BEGIN ISOLATION LEVEL REPEATABLE READ")
+	db.Exec("BEGIN READ ONLY")
+	db.Exec("SET search_path = app")
+	db.Exec("COMMIT")
+}

@@ -1,0 +1,41 @@
+package rules
+
+import "github.com/dsqllint/dsqllint/sqlparse"
+
+// UncheckedCAS is DSQL004, reported by the analyzer where a CAS write's
+// result is dropped.
+var UncheckedCAS = register(&Rule{
+	ID:       "DSQL004",
+	Name:     "unchecked-cas",
+	Severity: Warning,
+	Summary:  "a compare-and-swap write whose affected-row count is never read",
+})
+
+// IsCASWrite reports whether st is a single-row compare-and-swap write: its
+// WHERE pins the row by key equality and carries a fence predicate.
+func IsCASWrite(cfg *Config, st *sqlparse.Statement) bool {
+	w := st.Write
+	if w == nil || w.Kind == sqlparse.KindInsert || !w.HasWhere {
+		return false
+	}
+	fence := map[string]bool{}
+	for _, c := range fenceColumns(cfg, w, w.Where) {
+		fence[c] = true
+	}
+	if len(fence) == 0 {
+		return false
+	}
+	for _, k := range keyColumns(w.Where) {
+		if !fence[k] {
+			return true // a key column besides the fence pins the row
+		}
+	}
+	return false
+}
+
+// UncheckedCASMessage is DSQL004's message; how says what happens to the
+// result ("is discarded", "is never read", ...).
+func UncheckedCASMessage(how, helper string) string {
+	return "the result of this compare-and-swap write " + how + ", so a lost race (0 rows changed) looks like success; " +
+		"check RowsAffected() == 1 or use " + helper + ", which returns *occ.ConditionFailedError"
+}
