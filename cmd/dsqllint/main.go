@@ -6,12 +6,16 @@
 //	go vet -vettool=$(command -v dsqllint) ./...
 //	go fix -fixtool=$(command -v dsqllint) ./...
 //
-// Flags shared by both modes: -json (the x/tools JSON tree), -c=N (context
-// lines), -fix (apply suggested fixes), -diff (with -fix: print a diff
-// instead of writing), plus the analyzer's own flags (see -help).
+// Flags shared by both modes: -format=text|json|sarif|github (several,
+// comma-separated, each optionally to a file: -format=github,sarif:out.sarif),
+// -json (the x/tools JSON tree), -fail-on=warning|error, -baseline=FILE and
+// -write-baseline=FILE (report only findings not recorded before), -c=N
+// (context lines), -fix (apply suggested fixes), -diff (with -fix: print a
+// diff instead of writing), plus the analyzer's own flags (see -help).
 //
-// Exit status: 0 clean (and always with -json or -fix), 3 findings reported,
-// 1 the tool failed (load errors, bad flags).
+// Exit status: 0 clean, 3 findings at or above -fail-on reported, 1 the tool
+// failed (load errors, bad flags, an unreadable baseline). -json and -fix
+// keep the x/tools convention and exit 0 with findings.
 package main
 
 import (

@@ -16,12 +16,23 @@ import (
 
 	"github.com/dsqllint/dsqllint/analyzer"
 	"github.com/dsqllint/dsqllint/fixer"
+	"github.com/dsqllint/dsqllint/rules"
+)
+
+// Exit statuses.
+const (
+	exitClean    = 0
+	exitFailure  = 1
+	exitFindings = 3
 )
 
 // options are the driver's own flags.
 type options struct {
 	json, fix, diff, tests bool
 	context                int
+	format                 string
+	failOn                 failLevel
+	baseline, writeBase    string
 }
 
 func run(a *analysis.Analyzer, args []string) int {
@@ -31,73 +42,154 @@ func run(a *analysis.Analyzer, args []string) int {
 		fs.PrintDefaults()
 	}
 	a.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
-	var o options
-	fs.BoolVar(&o.json, "json", false, "emit JSON output (the x/tools JSON tree); exit status 0")
+	o := options{failOn: failLevel(rules.Warning)}
+	fs.BoolVar(&o.json, "json", false, "emit JSON output (the x/tools JSON tree); exit status 0 even with findings")
+	fs.StringVar(&o.format, "format", "text", "report `FORMATS`, comma-separated, each optionally to a file (sarif:out.sarif): text (stderr), json, sarif, github (stdout)")
+	fs.Var(&o.failOn, "fail-on", "exit 3 for findings of this `severity` (warning or error) and above (default warning)")
+	fs.StringVar(&o.baseline, "baseline", "", "report only findings not recorded in this baseline `FILE`")
+	fs.StringVar(&o.writeBase, "write-baseline", "", "record every current finding in this baseline `FILE` and report none")
 	fs.IntVar(&o.context, "c", -1, "display offending line with this many lines of context")
 	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, print the changes as a unified diff instead of applying them")
 	fs.BoolVar(&o.tests, "test", true, "also check test files")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0
+			return exitClean
 		}
-		return 1
+		return exitFailure
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
-		return 1
+		return exitFailure
 	}
+	outs, err := parseOutputs(o.format)
+	if err == nil && o.json {
+		if flagSet(fs, "format") {
+			err = errors.New("-json and -format are exclusive; -format=json writes the same tree")
+		}
+		outs = []output{{format: "json"}}
+	}
+	if err == nil && o.baseline != "" && o.writeBase != "" {
+		err = errors.New("-baseline and -write-baseline are exclusive")
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
+		return exitFailure
+	}
+
+	var res *result
+	var code int
 	if sqlMode(fs.Args()) {
-		return runSQL(a, fs.Args(), o)
+		res, code = checkSQL(a, fs.Args())
+	} else {
+		res, _, code = checkPackages(a, fs.Args(), o.tests)
 	}
-	return runPackages(a, fs.Args(), o)
+	if res == nil {
+		return exitFailure
+	}
+	return report(res, outs, o, code)
 }
 
-func runPackages(a *analysis.Analyzer, patterns []string, o options) int {
-	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Tests: o.tests}
+// flagSet reports whether the named flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// report is the one path from a result to the user, in both modes:
+// baseline, fixes, output formats and the exit status. code is the status
+// so far: exitFailure when something failed to load or analyse.
+func report(res *result, outs []output, o options, code int) int {
+	res.root = repoRoot()
+	fs := res.findings()
+	if o.writeBase != "" {
+		if err := writeBaseline(o.writeBase, fs); err != nil {
+			fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
+			return exitFailure
+		}
+		fmt.Fprintf(os.Stderr, "dsqllint: recorded %d findings in %s\n", len(fs), o.writeBase)
+		return code
+	}
+	if o.baseline != "" {
+		b, err := readBaseline(o.baseline)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
+			return exitFailure
+		}
+		var known, stale int
+		fs, known, stale = b.filter(fs)
+		res.keep(fs)
+		if known > 0 || stale > 0 {
+			fmt.Fprintf(os.Stderr, "dsqllint: %d findings matched the baseline %s", known, o.baseline)
+			if stale > 0 {
+				fmt.Fprintf(os.Stderr, "; %d recorded there no longer occur (shrink it with -write-baseline)", stale)
+			}
+			fmt.Fprintln(os.Stderr)
+		}
+	}
+	if o.fix {
+		return max(code, applyFixes(res.fset, fs, o.diff))
+	}
+	for _, out := range outs {
+		if err := out.write(res, fs, o.context); err != nil {
+			fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
+			code = exitFailure
+		}
+	}
+	if o.json {
+		return code // the x/tools convention: -json exits 0 with findings
+	}
+	if code == exitClean {
+		for _, f := range fs {
+			if f.severity() >= rules.Severity(o.failOn) {
+				return exitFindings
+			}
+		}
+	}
+	return code
+}
+
+// checkPackages loads and analyses Go packages. The graph is returned for
+// tests that compare output with x/tools' own printers.
+func checkPackages(a *analysis.Analyzer, patterns []string, tests bool) (*result, *checker.Graph, int) {
+	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Tests: tests}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err == nil && len(pkgs) == 0 {
 		err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
-		return 1
+		return nil, nil, exitFailure
 	}
-	code := 0
+	code := exitClean
 	if packages.PrintErrors(pkgs) > 0 {
-		code = 1
+		code = exitFailure
 	}
 	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
-		return 1
+		return nil, nil, exitFailure
 	}
-	var diags []analysis.Diagnostic
-	var fset *token.FileSet
-	for _, act := range graph.Roots {
+	res := &result{analyzer: a.Name, errs: map[string]error{}}
+	for act := range graph.All() {
 		if act.Err != nil {
 			fmt.Fprintf(os.Stderr, "dsqllint: %s: %v\n", act.Package.PkgPath, act.Err)
-			code = 1
+			res.errs[act.Package.ID] = act.Err
+			code = exitFailure
 		}
-		fset = act.Package.Fset
-		diags = append(diags, act.Diagnostics...)
-	}
-	switch {
-	case o.fix:
-		return max(code, applyFixes(fset, diags, o.diff))
-	case o.json:
-		if err := graph.PrintJSON(os.Stdout); err != nil {
-			return 1
+		if !act.IsRoot {
+			continue
 		}
-		return code
+		res.fset = act.Package.Fset
+		for _, d := range act.Diagnostics {
+			res.diags = append(res.diags, diag{pkg: act.Package.ID, Diagnostic: d})
+		}
 	}
-	if err := graph.PrintText(os.Stderr, o.context); err != nil {
-		return 1
+	if res.fset == nil {
+		res.fset = token.NewFileSet()
 	}
-	if code == 0 && len(diags) > 0 {
-		code = 3
-	}
-	return code
+	return res, graph, code
 }
 
 // sqlMode reports whether the arguments name .sql files, or directories
@@ -133,15 +225,18 @@ func dirFiles(dir string) (sqlFiles []string, goFiles int) {
 	return sqlFiles, goFiles
 }
 
-// runSQL lints plain SQL files with the same rules, output shapes and exit
-// codes as package mode.
-func runSQL(a *analysis.Analyzer, args []string, o options) int {
+// sqlPackage is the package ID plain .sql files are reported under in the
+// JSON tree.
+const sqlPackage = "sqlfiles"
+
+// checkSQL lints plain SQL files with the same rules as package mode.
+func checkSQL(a *analysis.Analyzer, args []string) (*result, int) {
 	var files []string
 	for _, arg := range args {
 		st, err := os.Stat(arg)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
-			return 1
+			return nil, exitFailure
 		}
 		if st.IsDir() {
 			sqlFiles, _ := dirFiles(arg)
@@ -150,40 +245,29 @@ func runSQL(a *analysis.Analyzer, args []string, o options) int {
 			files = append(files, arg)
 		}
 	}
-	fset := token.NewFileSet()
-	diags, err := analyzer.CheckSQLFiles(a, fset, files)
+	res := &result{fset: token.NewFileSet(), analyzer: a.Name, errs: map[string]error{}}
+	diags, err := analyzer.CheckSQLFiles(a, res.fset, files)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
-		return 1
-	}
-	switch {
-	case o.fix:
-		return applyFixes(fset, diags, o.diff)
-	case o.json:
-		printJSON(os.Stdout, fset, a.Name, diags)
-		return 0
+		return nil, exitFailure
 	}
 	for _, d := range diags {
-		fmt.Fprintf(os.Stderr, "%s: %s\n", fset.Position(d.Pos), d.Message)
+		res.diags = append(res.diags, diag{pkg: sqlPackage, Diagnostic: d})
 	}
-	if len(diags) > 0 {
-		return 3
-	}
-	return 0
+	return res, exitClean
 }
 
-// applyFixes applies the first suggested fix of every diagnostic, to Go and
-// .sql files alike, or prints the diff with -diff. Diagnostics reported
-// twice (a package and its test variant share files) apply once.
-func applyFixes(fset *token.FileSet, diags []analysis.Diagnostic, diff bool) int {
+// applyFixes applies the first suggested fix of every finding, to Go and
+// .sql files alike, or prints the diff with -diff.
+func applyFixes(fset *token.FileSet, fs []*finding, diff bool) int {
 	byFile := map[string][]fixer.Edit{}
-	for _, d := range diags {
-		if len(d.SuggestedFixes) == 0 {
+	for _, f := range fs {
+		if len(f.SuggestedFixes) == 0 {
 			continue
 		}
-		for _, e := range d.SuggestedFixes[0].TextEdits {
-			f := fset.File(e.Pos)
-			byFile[f.Name()] = append(byFile[f.Name()], fixer.Edit{Start: f.Offset(e.Pos), End: f.Offset(e.End), New: string(e.NewText)})
+		for _, e := range f.SuggestedFixes[0].TextEdits {
+			tf := fset.File(e.Pos)
+			byFile[tf.Name()] = append(byFile[tf.Name()], fixer.Edit{Start: tf.Offset(e.Pos), End: tf.Offset(e.End), New: string(e.NewText)})
 		}
 	}
 	names := make([]string, 0, len(byFile))
@@ -191,7 +275,7 @@ func applyFixes(fset *token.FileSet, diags []analysis.Diagnostic, diff bool) int
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	code := 0
+	code := exitClean
 	for _, name := range names {
 		content, err := os.ReadFile(name)
 		if err == nil && diff {
@@ -207,7 +291,7 @@ func applyFixes(fset *token.FileSet, diags []analysis.Diagnostic, diff bool) int
 		}
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "dsqllint: fixing %s: %v\n", name, err)
-			code = 1
+			code = exitFailure
 		}
 	}
 	return code

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"strings"
+)
+
+// writeText prints findings the way go vet and x/tools drivers do,
+// `file:line:col: message`, with -c lines of context around each.
+func writeText(w io.Writer, r *result, fs []*finding, context int) error {
+	bw := bufio.NewWriter(w)
+	for _, f := range fs {
+		printPlain(bw, r.fset, context, f.Pos, f.End, f.Message)
+		for _, rel := range f.Related {
+			printPlain(bw, r.fset, context, rel.Pos, rel.End, "\t"+rel.Message)
+		}
+	}
+	return bw.Flush()
+}
+
+func printPlain(w io.Writer, fset *token.FileSet, context int, pos, end token.Pos, message string) {
+	posn := fset.Position(pos)
+	fmt.Fprintf(w, "%s: %s\n", posn, message)
+	if context < 0 {
+		return
+	}
+	endPosn := fset.Position(end)
+	if !endPosn.IsValid() {
+		endPosn = posn
+	}
+	data, _ := os.ReadFile(posn.Filename)
+	lines := strings.Split(string(data), "\n")
+	for i := posn.Line - context; i <= endPosn.Line+context; i++ {
+		if 1 <= i && i <= len(lines) {
+			fmt.Fprintf(w, "%d\t%s\n", i, lines[i-1])
+		}
+	}
+}

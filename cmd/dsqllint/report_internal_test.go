@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dsqllint/dsqllint/analyzer"
+)
+
+// TestJSONMatchesXTools: -json in package mode prints exactly what x/tools'
+// own printer prints for the same graph, test variants and fixes included.
+func TestJSONMatchesXTools(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":    "module example.com/m\n\ngo 1.25\n",
+		"m.go":      "package m\n\nconst q = \"SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE\"\n\nconst u = \"UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3\"\n",
+		"m_test.go": "package m\n\nconst qt = \"SELECT 1 FROM t WHERE id = $1 FOR SHARE\"\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	res, graph, code := checkPackages(analyzer.New(), []string{"./..."}, true)
+	if res == nil || code != exitClean {
+		t.Fatalf("checkPackages: exit %d", code)
+	}
+	var got, want bytes.Buffer
+	if err := writeJSON(&got, res); err != nil {
+		t.Fatal(err)
+	}
+	if err := graph.PrintJSON(&want); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("writeJSON:\n%s\nx/tools PrintJSON:\n%s", got.String(), want.String())
+	}
+	if !bytes.Contains(got.Bytes(), []byte(`"example.com/m [example.com/m.test]"`)) || !bytes.Contains(got.Bytes(), []byte(`"suggested_fixes"`)) {
+		t.Errorf("the fixture lost its test variant or its fixes:\n%s", got.String())
+	}
+	// The other formats show each finding once.
+	if fs := res.findings(); len(fs) != 3 {
+		t.Errorf("%d distinct findings, want 3", len(fs))
+	}
+}
+
+func TestGitHubEscaping(t *testing.T) {
+	if got := escapeData("100% sure\r\nnext"); got != "100%25 sure%0D%0Anext" {
+		t.Errorf("escapeData: %q", got)
+	}
+	if got := escapeProperty("dir,a/b:c%.go"); got != "dir%2Ca/b%3Ac%25.go" {
+		t.Errorf("escapeProperty: %q", got)
+	}
+}
+
+func TestParseOutputs(t *testing.T) {
+	outs, err := parseOutputs("github,sarif:out/report.sarif,text")
+	if err != nil || len(outs) != 3 || outs[1] != (output{"sarif", "out/report.sarif"}) {
+		t.Errorf("parseOutputs: %v, %v", outs, err)
+	}
+	for _, bad := range []string{"", "xml", "json,sarif", "github,github"} {
+		if _, err := parseOutputs(bad); err == nil {
+			t.Errorf("parseOutputs(%q) accepted", bad)
+		}
+	}
+}
+
+func TestRelPath(t *testing.T) {
+	root := t.TempDir()
+	for name, want := range map[string]string{
+		filepath.Join(root, "a", "b.go"):  "a/b.go",
+		root + "x/c.go":                   filepath.ToSlash(root + "x/c.go"), // a sibling sharing the prefix
+		filepath.Join(root, "..", "d.go"): filepath.ToSlash(filepath.Join(filepath.Dir(root), "d.go")),
+	} {
+		if got := relPath(root, name); got != want {
+			t.Errorf("relPath(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
