@@ -85,6 +85,10 @@ func cond(n *pg.Node, target Table, upsert bool) Cond {
 			if col, ok := targetColumn(e.Lexpr, target); ok {
 				return Cond{Column: col, Op: OpLe, Value: valueKind(e.Rexpr, target, upsert)}
 			}
+		case pg.A_Expr_Kind_AEXPR_LIKE, pg.A_Expr_Kind_AEXPR_ILIKE, pg.A_Expr_Kind_AEXPR_SIMILAR:
+			if col, ok := targetColumn(e.Lexpr, target); ok {
+				return Cond{Column: col, Op: OpLike, Value: valueKind(e.Rexpr, target, upsert)}
+			}
 		}
 		return Cond{Op: OpOther, InSubquery: hasSubLink(n)}
 	case n.GetNullTest() != nil:

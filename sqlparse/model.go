@@ -105,7 +105,8 @@ const (
 	OpIn
 	OpIsNull
 	OpIsNotNull
-	OpOr // a disjunction; see Cond.Or
+	OpOr   // a disjunction; see Cond.Or
+	OpLike // LIKE, ILIKE, SIMILAR TO
 )
 
 // ValueKind says what a predicate compares a column with.
@@ -173,6 +174,12 @@ type Statement struct {
 	// Fragment marks a text that is only part of a statement (a WHERE
 	// clause, a bare locking clause) that code appends to a query.
 	Fragment bool
+	// Facts are what the compatibility rules read: class, command tag,
+	// watched calls, the DDL model (compat.go, ddl.go).
+	Facts *Facts
+	// Place is where the statement falls among the text's transactions
+	// (place.go); set by Parse.
+	Place Place
 }
 
 // Script is the result of parsing one text.

@@ -47,7 +47,11 @@ type Span struct{ Start, End int }
 // identifier, backtick identifiers to double quotes, and the MySQL-only
 // clauses the rules care about to their PostgreSQL spelling. Text inside
 // string literals and comments is never touched.
+//
+// psql meta-commands and COPY data are blanked first (see skipPsql), and
+// the semicolons of a BEGIN ATOMIC function body do not end the statement.
 func Normalize(src string) *Normalized {
+	src = skipPsql(src)
 	return normalizeTokens(src, Lex(src))
 }
 
@@ -84,6 +88,7 @@ func normalizeTokens(src string, toks []Token) *Normalized {
 	depth, brackets := 0, 0
 	onDuplicate := false
 	skipUntil := -1
+	atomic := 0 // inside BEGIN ATOMIC ... END: CASE ... END nesting + 1
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.Start < skipUntil {
@@ -109,6 +114,9 @@ func normalizeTokens(src string, toks []Token) *Normalized {
 				}
 			case ';':
 				b.WriteByte(';')
+				if atomic > 0 {
+					continue
+				}
 				n.addStmt(b.String(), stmtStart, b.Len()-1)
 				stmtStart = b.Len()
 				depth, brackets, onDuplicate = 0, 0, false
@@ -182,6 +190,7 @@ func normalizeTokens(src string, toks []Token) *Normalized {
 				onDuplicate = true
 				continue
 			}
+			atomic = atomicDepth(src, toks, i, atomic)
 			if onDuplicate && strings.EqualFold(t.Text(src), "values") {
 				// MySQL VALUES(col) in the update list is PostgreSQL's excluded.col.
 				if col, end, ok := valuesCall(src, toks, i); ok {

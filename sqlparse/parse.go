@@ -56,6 +56,7 @@ func Parse(text string) *Script {
 		}
 		s.Stmts = append(s.Stmts, st)
 	}
+	place(s)
 	return s
 }
 
@@ -127,6 +128,7 @@ func (s *Statement) translate(f func(int) int) *Statement {
 		w.WhereSpan = sp(w.WhereSpan)
 		c.Write = &w
 	}
+	c.Facts = s.Facts.translate(sp, f)
 	return &c
 }
 
@@ -142,7 +144,7 @@ func parseStatement(text string) (st *Statement) {
 		st.KeywordSpan = Span{toks[first].Start, toks[first].End}
 		st.Span.Start = toks[first].Start
 	}
-	res, err := pg.Parse(text)
+	res, err := pg.Parse(dsqlSyntax(text, toks))
 	offset := 0
 	if err != nil && first >= 0 && strings.EqualFold(toks[first].Text(text), "where") {
 		if r2, err2 := pg.Parse(fragmentPrefix + text); err2 == nil {
@@ -161,6 +163,7 @@ func parseStatement(text string) (st *Statement) {
 		if st.Locks != nil {
 			st.Fragment = true
 		}
+		st.Facts = tokenFacts(text, toks)
 		return st
 	}
 	b := &builder{text: text, toks: toks, offset: offset}
@@ -191,6 +194,7 @@ func parseStatement(text string) (st *Statement) {
 		st.Kind = KindOther
 	}
 	st.Locks = b.locks(node)
+	b.compat(st, node)
 	return st
 }
 

@@ -1,0 +1,175 @@
+package sqlparse
+
+import "strings"
+
+// Place is where a statement falls among the transactions that run a
+// text: explicit BEGIN ... COMMIT blocks, the sections and statement groups
+// that migration tools mark in comments, and what ran before it in each.
+// Whether statements outside blocks share a transaction depends on how the
+// text is run (one Exec call, or a migration runner's settings), which the
+// rules know and the parser does not.
+type Place struct {
+	// Block numbers the explicit BEGIN ... COMMIT block the statement is
+	// in, from 1; 0 outside blocks.
+	Block int
+	// Group numbers the goose StatementBegin ... StatementEnd group the
+	// statement is in (goose sends a group as one Exec); 0 outside.
+	Group int
+	// Section counts the migration sections begun before the statement
+	// (goose `-- +goose Up` / `Down`, dbmate `-- migrate:up` / `down`).
+	Section int
+	// Autocommit marks a file or section that runs each statement on its
+	// own whatever the runner's default: goose `-- +goose NO TRANSACTION`,
+	// dbmate `transaction:false`, and sqlc query files (`-- name:`).
+	Autocommit bool
+	// InBlock holds the first DDL and DML statements earlier in the same
+	// block, InGroup in the same goose group, and InRun in the same run of
+	// statements outside blocks (within the section).
+	InBlock, InGroup, InRun Prior
+}
+
+// Prior is the first DDL and the first DML statement of a set, or nil.
+type Prior struct{ DDL, DML *Statement }
+
+func (p *Prior) add(st *Statement, c Class) {
+	switch {
+	case c == ClassDDL && p.DDL == nil:
+		p.DDL = st
+	case c == ClassDML && p.DML == nil:
+		p.DML = st
+	}
+}
+
+type markerKind uint8
+
+const (
+	markSection markerKind = iota + 1
+	markGroupBegin
+	markGroupEnd
+	markNoTx // the whole file runs without a transaction
+)
+
+// marker is a migration-tool annotation comment.
+type marker struct {
+	off        int
+	kind       markerKind
+	autocommit bool // for a section: dbmate transaction:false
+}
+
+// markers finds the annotation comments of goose, dbmate and sqlc: lines
+// whose first non-blank characters are `--`.
+func markers(text string) []marker {
+	if !strings.Contains(text, "+goose") && !strings.Contains(text, "migrate:") && !strings.Contains(text, "name:") {
+		return nil
+	}
+	var out []marker
+	for off := 0; off < len(text); {
+		end := lineEnd(text, off)
+		line := strings.TrimLeft(text[off:end], " \t")
+		if body, ok := strings.CutPrefix(line, "--"); ok {
+			body = strings.TrimSpace(body)
+			lower := strings.ToLower(body)
+			switch {
+			case strings.HasPrefix(lower, "+goose "):
+				switch strings.Join(strings.Fields(lower[len("+goose "):]), " ") {
+				case "up", "down":
+					out = append(out, marker{off: off, kind: markSection})
+				case "statementbegin":
+					out = append(out, marker{off: off, kind: markGroupBegin})
+				case "statementend":
+					out = append(out, marker{off: off, kind: markGroupEnd})
+				case "no transaction":
+					out = append(out, marker{off: off, kind: markNoTx})
+				}
+			case strings.HasPrefix(lower, "migrate:up") || strings.HasPrefix(lower, "migrate:down"):
+				out = append(out, marker{off: off, kind: markSection, autocommit: strings.Contains(lower, "transaction:false")})
+			case isSqlcHeader(body):
+				out = append(out, marker{off: off, kind: markNoTx})
+			}
+		}
+		off = end + 1
+	}
+	return out
+}
+
+// isSqlcHeader matches sqlc's `name: GetAuthor :one` query header.
+func isSqlcHeader(body string) bool {
+	rest, ok := strings.CutPrefix(body, "name:")
+	if !ok {
+		return false
+	}
+	f := strings.Fields(rest)
+	return len(f) >= 2 && strings.HasPrefix(f[1], ":") && len(f[1]) > 1
+}
+
+// place sets the Place of every statement of s.
+func place(s *Script) {
+	ms := markers(s.Text)
+	if len(s.Stmts) < 2 && len(ms) == 0 {
+		return
+	}
+	fileAuto := false
+	for _, m := range ms {
+		if m.kind == markNoTx {
+			fileAuto = true
+		}
+	}
+	var (
+		section, group, groups, block, blocks int
+		sectionAuto                           bool
+		inBlock                               Prior
+		inGroup                               Prior
+		inRun                                 Prior
+	)
+	mi := 0
+	for _, st := range s.Stmts {
+		for mi < len(ms) && ms[mi].off <= st.Span.Start {
+			m := ms[mi]
+			mi++
+			switch m.kind {
+			case markSection:
+				section++
+				sectionAuto = m.autocommit
+				block, group = 0, 0
+				inBlock, inGroup, inRun = Prior{}, Prior{}, Prior{}
+			case markGroupBegin:
+				groups++
+				group = groups
+				inGroup = Prior{}
+			case markGroupEnd:
+				group = 0
+			}
+		}
+		class := ClassNone
+		if st.Facts != nil {
+			class = st.Facts.Class
+		}
+		p := Place{Section: section, Group: group, Autocommit: fileAuto || sectionAuto}
+		switch class {
+		case ClassBegin:
+			blocks++
+			block = blocks
+			inBlock, inRun = Prior{}, Prior{}
+			st.Place = p
+			continue
+		case ClassEnd:
+			block = 0
+			inRun = Prior{}
+			st.Place = p
+			continue
+		}
+		p.Block = block
+		if block > 0 {
+			p.InBlock = inBlock
+			inBlock.add(st, class)
+		} else {
+			p.InRun = inRun
+			inRun.add(st, class)
+		}
+		if group > 0 {
+			p.InGroup = inGroup
+			inGroup.add(st, class)
+		}
+		st.Place = p
+	}
+}
