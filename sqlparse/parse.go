@@ -330,6 +330,12 @@ func (b *builder) locks(root *pg.Node) []*Lock {
 		clause *pg.LockingClause
 		order  int
 	}
+	// Most statements lock nothing: find the clauses' words first and walk
+	// the tree (the costly part) only when there are some.
+	spans := lockTokens(b.text, b.toks)
+	if len(spans) == 0 {
+		return nil
+	}
 	var all []found
 	walkSelects(root, func(s *pg.SelectStmt) {
 		if len(s.LockingClause) == 0 {
@@ -350,7 +356,6 @@ func (b *builder) locks(root *pg.Node) []*Lock {
 		return nil
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].order < all[j].order })
-	spans := lockTokens(b.text, b.toks)
 	used := make([]bool, len(spans))
 	locks := make([]*Lock, 0, len(all))
 	for _, f := range all {
