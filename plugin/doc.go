@@ -16,11 +16,11 @@
 //	        type: module
 //	        settings:
 //	          dsql-version: "2026-09"
-//	          fence-columns: [range_id, version]
-//	          disable: [DSQL003]
+//	          disable: [DSQL003, DSQL005]
 //
 // Every key of settings is one of the analyzer's flags (see
-// `dsqllint -help`), spelled the same; a list value is joined with commas.
+// `dsqllint -help`), spelled the same; a list value is joined with commas
+// and, like the flag, replaces the default list.
 // An unknown key or a bad value is an error, so a typo in .golangci.yml
 // fails the run instead of silently checking with the defaults.
 package plugin
