@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"go/ast"
@@ -57,6 +58,7 @@ func (s *settings) register(fs *flag.FlagSet) {
 	fs.Var(&s.cfg.StateColumns, "state-columns", "comma-separated state, lease and schedule column names that make a write coordination state")
 	fs.Var(&s.cfg.ExpiryColumns, "expiry-columns", "comma-separated lease expiry column names that fence a write when compared with <")
 	fs.Var(ruleSet{s.cfg}, "disable", "comma-separated rule IDs to disable (e.g. DSQL003)")
+	fs.Var(&s.cfg.MigrationTx, "migration-tx", "how the migration runner applies a .sql file: `statement` (each statement on its own) or file (the file, or each goose/dbmate section, in one transaction, as golang-migrate and goose do)")
 	fs.Var(&s.retryFuncs, "retry-funcs", "comma-separated functions (`pkg/path.Func`) that run a transaction with retries on SQLSTATE 40001")
 	fs.BoolVar(&s.verbose, "verbose", false, "note on stderr every SQL text skipped because it exceeds the size or nesting limits")
 }
@@ -89,8 +91,16 @@ func (r ruleSet) Set(v string) error {
 	return nil
 }
 
-func (s *settings) run(pass *analysis.Pass) (any, error) {
+func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
 	c := &checker{pass: pass, settings: s, funcs: map[*types.Func]*ast.FuncDecl{}}
+	// A bug of ours must not crash go vet for the whole repository: it
+	// becomes this package's error, after every finding made so far.
+	defer func() {
+		if r := recover(); r != nil {
+			c.internal = append(c.internal, fmt.Errorf("dsqllint internal error (please report): %v", r))
+		}
+		err = errors.Join(c.internal...)
+	}()
 	texts := c.collect()
 	texts = append(texts, c.embedded()...)
 	// .sql files named as other files of the pass: the CLI's plain SQL mode.
@@ -126,6 +136,8 @@ type checker struct {
 	files map[string][]byte
 	// directives are the //dsqllint:ignore comments of the Go files.
 	directives []*directive
+	// internal collects our own failures (recovered panics).
+	internal []error
 }
 
 type localCall struct {
@@ -160,6 +172,7 @@ type heldLock struct {
 func (c *checker) lint(texts []*Text) {
 	cfg := c.settings.cfg
 	fences := rules.NewFences()
+	sqlFileCfg := cfg.ForSQLFile()
 	var parsed []*parsedText
 	locks := map[ast.Node][]heldLock{}
 	for _, t := range texts {
@@ -193,6 +206,9 @@ func (c *checker) lint(texts []*Text) {
 			continue // reported at the constant's declaration
 		}
 		ctx := &rules.Context{Config: cfg, Style: p.script.Style, MaxParam: p.script.MaxParam, Fences: fences}
+		if t.Node == nil {
+			ctx.Config = sqlFileCfg // a .sql file runs as its migration runner applies it
+		}
 		switch {
 		case t.Scope != nil:
 			ctx.LockedBefore = c.lockedBefore(locks, t)
@@ -214,17 +230,15 @@ func (c *checker) lint(texts []*Text) {
 	c.reportDirectives(parsed)
 }
 
-// safeCheck runs the rules, turning a panic (a bug of ours on some odd
-// input) into a note instead of a crash of the whole vet run.
-func (c *checker) safeCheck(ctx *rules.Context, p *parsedText) (fs []rules.Finding) {
-	defer func() {
-		if r := recover(); r != nil {
-			fs = nil
-			fmt.Fprintf(os.Stderr, "%s: dsqllint: internal error checking this SQL (please report): %v\n",
-				c.pass.Fset.Position(p.text.Pos(0, false)), r)
-		}
-	}()
-	return rules.Check(ctx, p.script)
+// safeCheck runs the rules; a rule that panics on this SQL becomes an
+// error naming the rule and the statement's position, and the run goes on.
+func (c *checker) safeCheck(ctx *rules.Context, p *parsedText) []rules.Finding {
+	fs := rules.Check(ctx, p.script)
+	for _, pn := range ctx.Panics {
+		c.internal = append(c.internal, fmt.Errorf("%s: dsqllint internal error in rule %s on this SQL (please report): %v",
+			c.pass.Fset.Position(p.text.Pos(pn.Span.Start, false)), pn.Rule.ID, pn.Value))
+	}
+	return fs
 }
 
 // lockedAtEveryUse answers for a constant's declaration: every function

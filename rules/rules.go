@@ -95,20 +95,44 @@ type Context struct {
 	// on table for a key made of (a subset of) keys. Nil when the text is
 	// not inside a function.
 	LockedBefore func(at int, table string, keys []string) bool
+	// Panics collects the rules that panicked during Check.
+	Panics []Panic
 }
 
 // Check runs every enabled rule over the statements of a script.
+//
+// A rule that panics (a bug of ours on some input) loses its findings for
+// that statement, and the panic is recorded in ctx.Panics; the other rules
+// still run.
 func Check(ctx *Context, s *sqlparse.Script) []Finding {
 	var out []Finding
 	ctx.Text = s.Text
 	for _, st := range s.Stmts {
 		for _, r := range all {
 			if r.check != nil && ctx.Config.Enabled(r.ID) {
-				r.check(ctx, st, func(sp sqlparse.Span, msg string, fix *Fix) {
-					out = append(out, Finding{Rule: r, Span: sp, Message: r.Prefix() + msg, Fix: fix})
-				})
+				out = append(out, checkOne(ctx, r, st)...)
 			}
 		}
 	}
+	return out
+}
+
+// Panic records a rule that panicked on a statement.
+type Panic struct {
+	Rule  *Rule
+	Span  sqlparse.Span // the statement
+	Value any
+}
+
+func checkOne(ctx *Context, r *Rule, st *sqlparse.Statement) (out []Finding) {
+	defer func() {
+		if v := recover(); v != nil {
+			out = nil
+			ctx.Panics = append(ctx.Panics, Panic{Rule: r, Span: st.Span, Value: v})
+		}
+	}()
+	r.check(ctx, st, func(sp sqlparse.Span, msg string, fix *Fix) {
+		out = append(out, Finding{Rule: r, Span: sp, Message: r.Prefix() + msg, Fix: fix})
+	})
 	return out
 }

@@ -114,3 +114,21 @@ func TestMessages(t *testing.T) {
 		t.Errorf("messages: %q / %q", fs[0].Message, fs[1].Message)
 	}
 }
+
+// A rule that panics on one statement is recorded; the others still report.
+var panicky = register(&Rule{ID: "DSQL999", Name: "test-panic", check: func(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string, *Fix)) {
+	if strings.Contains(ctx.Text, "dsqllint_panic") {
+		panic("boom")
+	}
+}})
+
+func TestPanickingRuleIsContained(t *testing.T) {
+	ctx := &Context{Config: DefaultConfig(), Fences: NewFences()}
+	fs := Check(ctx, sqlparse.Parse("SELECT dsqllint_panic FROM shards WHERE shard_id = $1 FOR SHARE"))
+	if ids(fs) != "DSQL001" {
+		t.Errorf("other rules' findings: %q", ids(fs))
+	}
+	if len(ctx.Panics) != 1 || ctx.Panics[0].Rule != panicky || ctx.Panics[0].Value != "boom" || ctx.Panics[0].Span.Start != 0 {
+		t.Errorf("panics: %+v", ctx.Panics)
+	}
+}
