@@ -18,7 +18,67 @@ type Config struct {
 	ExpiryColumns Columns // lease expiry columns, guards when compared with <
 	// Disabled rule IDs.
 	Disabled map[string]bool
+	// MigrationTx is how the migration runner applies a .sql file (the
+	// -migration-tx flag): each statement on its own, or the whole file (or
+	// each goose/dbmate section) in one transaction.
+	MigrationTx TxMode
+	// SQLFile is set on the copy of the configuration used for a .sql file
+	// (ForSQLFile): its statements run as the migration runner applies
+	// them, where a Go string's run as one Exec call, an implicit
+	// transaction.
+	SQLFile bool
 }
+
+// ForSQLFile returns a copy of c for checking a .sql file.
+func (c *Config) ForSQLFile() *Config {
+	x := *c
+	x.SQLFile = true
+	return &x
+}
+
+// TxMode is how a migration runner applies a .sql file.
+type TxMode uint8
+
+const (
+	// TxStatement: each statement runs on its own (psql, dbmate and goose
+	// files marked to run without a transaction, sqlc query files).
+	TxStatement TxMode = iota
+	// TxFile: the file runs in one transaction (golang-migrate, goose,
+	// Flyway, dbmate by default); goose and dbmate sections separately.
+	TxFile
+)
+
+func (m TxMode) String() string {
+	if m == TxFile {
+		return "file"
+	}
+	return "statement"
+}
+
+// Set implements flag.Value.
+func (m *TxMode) Set(s string) error {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "statement", "":
+		*m = TxStatement
+	case "file":
+		*m = TxFile
+	default:
+		return fmt.Errorf("invalid -migration-tx %q: want statement or file", s)
+	}
+	return nil
+}
+
+// DSQL feature dates the compatibility rules switch on (see
+// docs/rules and the research notes they cite).
+var (
+	sequencesSince    = MustVersion("2026-02-13") // CREATE SEQUENCE, identity columns
+	dropColumnSince   = MustVersion("2026-08-03") // DROP COLUMN, ADD CONSTRAINT ... NOT VALID, VALIDATE
+	exprIndexSince    = MustVersion("2026-08-13") // indexes on expressions
+	numericSince      = MustVersion("2026-08-25") // numeric precision above 38 (up to 1000)
+	foreignKeySince   = MustVersion("2026-08-26") // FOREIGN KEY / REFERENCES
+	statisticsSince   = MustVersion("2026-08-27") // CREATE/ALTER STATISTICS
+	partialIndexSince = MustVersion("2026-09-15") // CREATE INDEX ASYNC ... WHERE
+)
 
 // DefaultConfig is the configuration RULES.md documents.
 func DefaultConfig() *Config {

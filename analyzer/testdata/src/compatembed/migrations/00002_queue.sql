@@ -1,0 +1,9 @@
+-- +goose Up
+-- +goose StatementBegin
+CREATE UNIQUE INDEX ASYNC jobs_queue_state ON jobs (queue, state, run_at);
+-- +goose StatementEnd
+SELECT pg_advisory_lock(4242); -- want `DSQL007 explicit-lock: pg_advisory_lock`
+LOCK TABLE jobs IN EXCLUSIVE MODE; -- want `DSQL007 explicit-lock: LOCK TABLE`
+
+-- +goose Down
+DROP INDEX jobs_queue_state;

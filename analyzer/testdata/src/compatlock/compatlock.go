@@ -1,0 +1,42 @@
+// Package compatlock holds explicit locks and lock scopes: DSQL007, DSQL008.
+package compatlock
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// A migration tool's lock, as golang-migrate and goose take it.
+const migrationLock = "SELECT pg_advisory_lock($1)" // want `DSQL007 explicit-lock: pg_advisory_lock is not supported by Aurora DSQL \(0A000 function pg_advisory_lock not supported\)`
+
+func lockTable(ctx context.Context, db *sql.DB) {
+	db.ExecContext(ctx, "LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE")                            // want `DSQL007 explicit-lock: LOCK TABLE is rejected by Aurora DSQL \(0A000 unsupported statement: Lock\)`
+	db.QueryRowContext(ctx, "SELECT pg_try_advisory_xact_lock(hashtext($1))", "leader")               // want `DSQL007 explicit-lock: pg_try_advisory_xact_lock`
+	db.ExecContext(ctx, "SELECT pg_advisory_unlock($1), pg_advisory_unlock_shared($1)", 7)            // want `DSQL007` `DSQL007`
+	db.QueryRowContext(ctx, fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", 42))                      // want `DSQL007`
+	db.QueryRowContext(ctx, "select PG_CATALOG.PG_ADVISORY_LOCK_SHARED(1)")                          // want `DSQL007 explicit-lock: pg_advisory_lock_shared`
+
+	// Negatives: a lease row instead of a lock, the words in strings and
+	// comments, columns and log messages that look alike.
+	db.ExecContext(ctx, "UPDATE locks SET owner = $1, expires_at = $2 WHERE name = $3 AND expires_at < now()", "me", 1, "leader")
+	db.QueryRowContext(ctx, "SELECT 'pg_advisory_lock(1)' -- pg_advisory_lock(1)\n FROM locks WHERE name = $1", "x")
+	db.QueryRowContext(ctx, "SELECT pg_advisory_lock_wait_ms FROM lock_stats WHERE name = $1", "x")
+	fmt.Println("LOCK TABLE accounts before calling pg_advisory_lock(1)")
+}
+
+func lockScope(ctx context.Context, db *sql.DB, ids []int64) {
+	db.QueryContext(ctx, "SELECT j.id FROM jobs j JOIN runs r ON r.job_id = j.id WHERE j.id = $1 FOR UPDATE", 1) // want `DSQL008 lock-scope: FOR UPDATE over a join of jobs, runs locks rows of more than one table`
+	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = ANY($1) FOR UPDATE", ids)                                 // want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins no row by key equality \(only IN\)`
+	db.QueryContext(ctx, "SELECT * FROM jobs WHERE run_at < now() ORDER BY run_at LIMIT 10 FOR UPDATE")          // want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins no row by key equality \(only a range\)`
+	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = $1 OR parent_id = $1 FOR UPDATE", 1)                      // want `DSQL008 lock-scope: .*only OR`
+	db.QueryContext(ctx, "SELECT * FROM settings FOR UPDATE")                                                       // want `DSQL008 lock-scope: FOR UPDATE whose WHERE is missing`
+
+	// Negatives: one table pinned by key equality; a join that locks one
+	// table with OF.
+	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = $1 FOR UPDATE", 1)
+	db.QueryContext(ctx, "SELECT range_id FROM shards WHERE shard_id = $1 AND namespace = $2 FOR UPDATE", 1, "n")
+	db.QueryContext(ctx, "SELECT j.* FROM jobs j JOIN runs r ON r.job_id = j.id WHERE j.id = $1 FOR UPDATE OF j", 1)
+	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = $1 FOR KEY SHARE", 1)
+	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = ANY($1)", ids)
+}

@@ -1,0 +1,30 @@
+package rules
+
+import "github.com/dsqllint/dsqllint/sqlparse"
+
+// RowLimit is DSQL109.
+var RowLimit = register(&Rule{
+	ID:       "DSQL109",
+	Name:     "row-limit",
+	Severity: Warning,
+	Summary:  "unbounded writes that can exceed Aurora DSQL's 3,000-row transaction limit",
+	check: func(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string, *Fix)) {
+		f := factsOf(st)
+		if st.Fragment || f.Holes {
+			return // part of the text is written elsewhere
+		}
+		const limit = "Aurora DSQL fails a transaction that modifies more than 3,000 rows (54000 transaction row limit exceeded)"
+		switch w := st.Write; {
+		case (st.Kind == sqlparse.KindUpdate || st.Kind == sqlparse.KindDelete) && w != nil && !w.HasWhere:
+			verb := "UPDATE of "
+			if st.Kind == sqlparse.KindDelete {
+				verb = "DELETE from "
+			}
+			report(st.KeywordSpan, verb+tableName(w.Table)+" without WHERE writes every row: "+limit+
+				"; work in batches by key (WHERE id > $last ... LIMIT n in a subquery), one transaction each", nil)
+		case st.Kind == sqlparse.KindInsert && f.InsertSelect != nil && f.InsertSelect.ReadsTable && !f.InsertSelect.Limit:
+			report(st.KeywordSpan, "INSERT ... SELECT from a table with no LIMIT can insert any number of rows: "+limit+
+				"; copy in batches (ORDER BY key LIMIT n, repeated), one transaction each", nil)
+		}
+	},
+})
