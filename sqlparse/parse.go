@@ -20,7 +20,33 @@ const (
 
 // Parse parses text into statements. It never panics on any input and never
 // returns nil. Texts over the limits are returned with Skipped set.
+//
+// A Script is a pure function of its text and must not be modified: the
+// same text (a query repeated across a repository, a test variant of a
+// package) gets the same Script back from a cache.
 func Parse(text string) *Script {
+	scripts.Lock()
+	s, ok := scripts.m[text]
+	scripts.Unlock()
+	if ok {
+		return s
+	}
+	s = parse(text)
+	scripts.Lock()
+	if len(scripts.m) >= cacheMax {
+		clear(scripts.m)
+	}
+	scripts.m[text] = s
+	scripts.Unlock()
+	return s
+}
+
+var scripts = struct {
+	sync.Mutex
+	m map[string]*Script
+}{m: map[string]*Script{}}
+
+func parse(text string) *Script {
 	switch {
 	case len(text) > MaxBytes:
 		return &Script{Skipped: fmt.Sprintf("text is %d bytes, over the %d-byte limit", len(text), MaxBytes)}
