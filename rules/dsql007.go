@@ -14,7 +14,7 @@ var ExplicitLock = register(&Rule{
 	Summary:  "LOCK TABLE and advisory lock functions are rejected by Aurora DSQL",
 	check: func(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string, *Fix)) {
 		if st.Node == "LockStmt" {
-			report(st.KeywordSpan, "LOCK TABLE is rejected by Aurora DSQL (0A000 unsupported statement: Lock): "+
+			report(st.KeywordSpan, "LOCK TABLE is rejected by Aurora DSQL (unsupported statement: Lock): "+
 				"there are no table locks under optimistic concurrency; "+
 				"make writers conflict on a row they all update (a version or lease row, compare-and-swap) and retry on 40001", nil)
 		}

@@ -11,7 +11,7 @@ import (
 const migrationLock = "SELECT pg_advisory_lock($1)" // want `DSQL007 explicit-lock: pg_advisory_lock is not supported by Aurora DSQL \(0A000 function pg_advisory_lock not supported\)`
 
 func lockTable(ctx context.Context, db *sql.DB) {
-	db.ExecContext(ctx, "LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE")                            // want `DSQL007 explicit-lock: LOCK TABLE is rejected by Aurora DSQL \(0A000 unsupported statement: Lock\)`
+	db.ExecContext(ctx, "LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE")                            // want `DSQL007 explicit-lock: LOCK TABLE is rejected by Aurora DSQL \(unsupported statement: Lock\)`
 	db.QueryRowContext(ctx, "SELECT pg_try_advisory_xact_lock(hashtext($1))", "leader")               // want `DSQL007 explicit-lock: pg_try_advisory_xact_lock`
 	db.ExecContext(ctx, "SELECT pg_advisory_unlock($1), pg_advisory_unlock_shared($1)", 7)            // want `DSQL007` `DSQL007`
 	db.QueryRowContext(ctx, fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", 42))                      // want `DSQL007`
