@@ -43,7 +43,7 @@ var Serial = register(&Rule{
 					kw := textOf(ctx, st.KeywordSpan)
 					fix = &Fix{
 						Message: "Replace " + strings.ToUpper(t.Name) + " with " + identityType,
-						Edits:   []Edit{{Span: t.Span, New: caseLike("BIGINT", word) + " " + caseLike(identityClause, kw)}},
+						Edits:   []Edit{{Span: t.Span, New: matchCase("BIGINT", word) + " " + matchCase(identityClause, kw)}},
 					}
 				}
 			}

@@ -77,7 +77,7 @@ func cacheFinding(ctx *Context, report func(sqlparse.Span, string, *Fix), so *sq
 	case !so.HasCache:
 		var fix *Fix
 		if validInsert(ctx, so.Insert) {
-			fix = insertion("Add CACHE 1", so.Insert, caseLike(so.InsertText, textOf(ctx, so.Like)))
+			fix = insertion("Add CACHE 1", so.Insert, matchCase(so.InsertText, textOf(ctx, so.Like)))
 		}
 		report(at, what+" without an explicit CACHE: Aurora DSQL requires CACHE 1 or CACHE >= 65536 (0A000 "+server+
 			" is not supported without an explicit cache size. please define CACHE greater than or equal to 65536 or equal to 1); add CACHE 1", fix)
@@ -101,7 +101,7 @@ func typeFinding(ctx *Context, report func(sqlparse.Span, string, *Fix), t sqlpa
 	switch w := textOf(ctx, t.Span); t.Name {
 	case "int2", "int4":
 		if w != "" && !t.Array && len(t.Mods) == 0 {
-			fix = &Fix{Message: "Use bigint", Edits: []Edit{{Span: t.Span, New: caseLike("BIGINT", w)}}}
+			fix = &Fix{Message: "Use bigint", Edits: []Edit{{Span: t.Span, New: matchCase("BIGINT", w)}}}
 		}
 	}
 	report(t.Span, msg+"; use bigint", fix)

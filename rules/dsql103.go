@@ -31,7 +31,7 @@ func checkIndexAsync(ctx *Context, st *sqlparse.Statement, report func(sqlparse.
 	case conc != nil:
 		var fix *Fix
 		if w := textOf(ctx, conc.Span); strings.EqualFold(w, "concurrently") && !ix.Async {
-			fix = &Fix{Message: "Replace CONCURRENTLY with ASYNC", Edits: []Edit{{Span: conc.Span, New: caseLike("ASYNC", w)}}}
+			fix = &Fix{Message: "Replace CONCURRENTLY with ASYNC", Edits: []Edit{{Span: conc.Span, New: matchCase("ASYNC", w)}}}
 		}
 		report(conc.Span, "CREATE INDEX CONCURRENTLY is not supported by Aurora DSQL (0A000 CONCURRENTLY not supported for CREATE INDEX): "+
 			"every index builds in the background; write CREATE INDEX ASYNC and wait for its job (CALL sys.wait_for_job(id)) before relying on it", fix)
@@ -39,8 +39,7 @@ func checkIndexAsync(ctx *Context, st *sqlparse.Statement, report func(sqlparse.
 		var fix *Fix
 		words := textOf(ctx, ix.Words)
 		if words != "" {
-			last := words[strings.LastIndexAny(words, " \t\r\n")+1:]
-			fix = insertion("Add ASYNC", ix.Words.End, " "+caseLike("ASYNC", last))
+			fix = insertion("Add ASYNC", ix.Words.End, " "+matchCase("ASYNC", lastWord(words)))
 		}
 		report(ix.Words, "CREATE INDEX without ASYNC is rejected by Aurora DSQL (0A000 unsupported mode. please use CREATE INDEX ASYNC.); "+
 			"write CREATE INDEX ASYNC, which returns a job id: wait for it (CALL sys.wait_for_job(id)) before relying on the index", fix)

@@ -101,7 +101,7 @@ func truncateFinding(ctx *Context, st *sqlparse.Statement, t *sqlparse.TruncateD
 	if t.Plain && !t.Restart && !t.Cascade && t.Tables == 1 && len(words) >= len("truncate") && strings.EqualFold(words[:len("truncate")], "truncate") {
 		fix = &Fix{
 			Message: "Replace TRUNCATE with DELETE FROM (mind the 3,000-row transaction limit)",
-			Edits:   []Edit{{Span: t.Words, New: caseLike("DELETE FROM", words[:len("truncate")])}},
+			Edits:   []Edit{{Span: t.Words, New: matchCase("DELETE FROM", words[:len("truncate")])}},
 		}
 	}
 	report(st.KeywordSpan, msg, fix)

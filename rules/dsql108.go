@@ -65,7 +65,7 @@ func checkAlterTable(ctx *Context, st *sqlparse.Statement, report func(sqlparse.
 			case !ad.Async:
 				var fix *Fix
 				if w := textOf(ctx, ad.Words); w != "" {
-					fix = insertion("Add ASYNC", ad.Words.End, " "+caseLike("ASYNC", w[strings.LastIndexAny(w, " \t\r\n")+1:]))
+					fix = insertion("Add ASYNC", ad.Words.End, " "+matchCase("ASYNC", lastWord(w)))
 				}
 				report(c.Span, "VALIDATE CONSTRAINT runs on Aurora DSQL only as a background job (0A000 unsupported ALTER TABLE VALIDATE CONSTRAINT statement); "+
 					"write ALTER TABLE ASYNC ... VALIDATE CONSTRAINT and wait for its job", fix)

@@ -52,13 +52,13 @@ func textOf(ctx *Context, sp sqlparse.Span) string {
 	return ctx.Text[sp.Start:sp.End]
 }
 
-// caseLike spells s (written in upper case) in lower case when the word
-// like is written in lower case.
-func caseLike(s, like string) string {
-	if like != "" && like == strings.ToLower(like) {
-		return strings.ToLower(s)
+// lastWord returns the last space-separated word of s.
+func lastWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
 	}
-	return s
+	return f[len(f)-1]
 }
 
 // insertion is a fix that inserts text at offset at.

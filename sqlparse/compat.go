@@ -16,7 +16,7 @@ const (
 	ClassDDL                // schema changes, GRANT and REVOKE
 	ClassDML                // INSERT, UPDATE, DELETE, MERGE, COPY ... FROM
 	ClassBegin              // BEGIN, START TRANSACTION
-	ClassEnd                // COMMIT, ROLLBACK, END, ABORT, PREPARE TRANSACTION
+	ClassEnd                // COMMIT, ROLLBACK, END, ABORT
 )
 
 // Facts is what the compatibility rules read of a statement besides its
@@ -85,8 +85,14 @@ type TruncateDef struct {
 func (b *builder) compat(st *Statement, node *pg.Node) {
 	f := tokenFacts(b.text, b.toks)
 	st.Facts = f
-	if f.Class == ClassNone && st.Node != "" {
-		f.Class = classOf(st.Node, node)
+	f.Class = classOf(st.Node, node)
+	if st.Tx != nil {
+		switch st.Tx.Kind {
+		case TxBegin:
+			f.Class = ClassBegin
+		case TxCommit, TxRollback:
+			f.Class = ClassEnd
+		}
 	}
 	f.Tag = tagOf(st.Node, node)
 	switch {
@@ -145,7 +151,8 @@ func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
-// classOf classifies a parsed statement for the transaction rules.
+// classOf classifies a parsed statement for the transaction rules;
+// transaction control is classed from the statement's TxControl.
 func classOf(name string, node *pg.Node) Class {
 	switch name {
 	case "InsertStmt", "UpdateStmt", "DeleteStmt", "MergeStmt":
@@ -158,15 +165,6 @@ func classOf(name string, node *pg.Node) Class {
 	case "SelectStmt":
 		if node.GetSelectStmt().IntoClause != nil {
 			return ClassDDL // SELECT INTO creates a table
-		}
-		return ClassNone
-	case "TransactionStmt":
-		switch node.GetTransactionStmt().Kind {
-		case pg.TransactionStmtKind_TRANS_STMT_BEGIN, pg.TransactionStmtKind_TRANS_STMT_START:
-			return ClassBegin
-		case pg.TransactionStmtKind_TRANS_STMT_COMMIT, pg.TransactionStmtKind_TRANS_STMT_ROLLBACK,
-			pg.TransactionStmtKind_TRANS_STMT_PREPARE:
-			return ClassEnd
 		}
 		return ClassNone
 	case "CreatedbStmt", "DropdbStmt", "AlterSystemStmt", "CreateTableSpaceStmt", "DropTableSpaceStmt",

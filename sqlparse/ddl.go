@@ -22,7 +22,6 @@ type TableDef struct {
 // (or the new type of ALTER COLUMN TYPE).
 type Column struct {
 	Name        string // lower-cased
-	Span        Span   // the column name
 	Type        TypeRef
 	Constraints []Constraint
 	// Collate marks a COLLATE clause, at CollateSpan.
@@ -74,9 +73,6 @@ type Constraint struct {
 	// REFERENCES, FOREIGN, GENERATED, DEFAULT, NOT, CHECK, EXCLUDE).
 	Span     Span
 	NotValid bool // NOT VALID
-	// Keys counts the key columns of PRIMARY KEY, UNIQUE and FOREIGN KEY
-	// table constraints (0 on a column constraint).
-	Keys int
 	// Identity holds the sequence options of an identity column.
 	Identity *SeqOptions
 }
@@ -217,11 +213,8 @@ func (b *builder) tableDef(c *pg.CreateStmt) *TableDef {
 
 func (b *builder) column(cd *pg.ColumnDef) Column {
 	col := Column{Name: strings.ToLower(cd.Colname), Type: b.typeRef(cd.TypeName)}
-	if i := b.tokLoc(cd.Location); i >= 0 {
-		col.Span = b.span(i)
-	}
 	if cd.CollClause != nil {
-		col.Collate, col.CollateSpan = true, col.Span
+		col.Collate, col.CollateSpan = true, col.Type.Span
 		if i := b.tokLoc(cd.CollClause.Location); i >= 0 {
 			col.CollateSpan = b.span(i)
 		}
@@ -266,12 +259,7 @@ func (b *builder) constraint(c *pg.Constraint) Constraint {
 	if i >= 0 {
 		con.Span = b.span(i)
 	}
-	switch con.Kind {
-	case ConPrimary, ConUnique:
-		con.Keys = len(c.Keys)
-	case ConForeign:
-		con.Keys = len(c.FkAttrs)
-	case ConIdentity:
+	if con.Kind == ConIdentity {
 		con.Identity = b.seqOptions(c.Options)
 		b.identityInsert(con.Identity, i)
 	}
@@ -437,12 +425,15 @@ func (b *builder) indexDef(s *pg.IndexStmt) *IndexDef {
 }
 
 // elements splits the tokens strictly between the parentheses at open and
-// closing at top-level commas, returning each element's first and last
-// significant token.
-func (b *builder) elements(open, closing int) [][2]int {
+// closing at their top-level commas.
+func (b *builder) elements(open, closing int) [][2]int { return b.split(open+1, closing) }
+
+// split splits the tokens [from, to) at commas outside parentheses,
+// returning each part's first and last significant token.
+func (b *builder) split(from, to int) [][2]int {
 	var out [][2]int
 	depth, start := 0, -1
-	for k := open + 1; k < closing; k++ {
+	for k := from; k >= 0 && k < to && k < len(b.toks); k++ {
 		t := b.toks[k]
 		if t.Kind == TokSpace || t.Kind == TokComment {
 			continue
@@ -464,7 +455,7 @@ func (b *builder) elements(open, closing int) [][2]int {
 		}
 	}
 	if start >= 0 {
-		out = append(out, [2]int{start, b.prev(closing)})
+		out = append(out, [2]int{start, significant(b.toks, to-1, -1)})
 	}
 	return out
 }
@@ -488,7 +479,7 @@ func (b *builder) alterDef(a *pg.AlterTableStmt) *AlterDef {
 	ad.Async = b.word(b.next(kw), "async")
 	var segs [][2]int
 	if r := b.tokLoc(a.Relation.GetLocation()); r >= 0 {
-		segs = b.segments(b.next(b.nameEnd(r)))
+		segs = b.split(b.next(b.nameEnd(r)), len(b.toks))
 	}
 	for i, n := range a.Cmds {
 		cmd := n.GetAlterTableCmd()
@@ -517,41 +508,6 @@ func (b *builder) alterDef(a *pg.AlterTableStmt) *AlterDef {
 		ad.Cmds = append(ad.Cmds, ac)
 	}
 	return ad
-}
-
-// segments splits the tokens from index from to the end at top-level
-// commas.
-func (b *builder) segments(from int) [][2]int {
-	if from < 0 {
-		return nil
-	}
-	var out [][2]int
-	depth, start := 0, -1
-	for k := from; k < len(b.toks); k++ {
-		t := b.toks[k]
-		if t.Kind == TokSpace || t.Kind == TokComment {
-			continue
-		}
-		switch {
-		case b.punct(k, '('):
-			depth++
-		case b.punct(k, ')'):
-			depth--
-		case b.punct(k, ',') && depth == 0:
-			if start >= 0 {
-				out = append(out, [2]int{start, b.prev(k)})
-			}
-			start = -1
-			continue
-		}
-		if start < 0 {
-			start = k
-		}
-	}
-	if start >= 0 {
-		out = append(out, [2]int{start, b.lastSignificant()})
-	}
-	return out
 }
 
 func (b *builder) truncateDef(t *pg.TruncateStmt) *TruncateDef {
@@ -587,7 +543,7 @@ func (t *TableDef) translate(sp func(Span) Span, off func(int) int) *TableDef {
 
 func (col Column) translate(sp func(Span) Span, off func(int) int) Column {
 	c := col
-	c.Span, c.CollateSpan = sp(col.Span), sp(col.CollateSpan)
+	c.CollateSpan = sp(col.CollateSpan)
 	c.Type = col.Type.translate(sp)
 	c.Constraints = nil
 	for _, con := range col.Constraints {

@@ -15,16 +15,14 @@ type Place struct {
 	// Group numbers the goose StatementBegin ... StatementEnd group the
 	// statement is in (goose sends a group as one Exec); 0 outside.
 	Group int
-	// Section counts the migration sections begun before the statement
-	// (goose `-- +goose Up` / `Down`, dbmate `-- migrate:up` / `down`).
-	Section int
 	// Autocommit marks a file or section that runs each statement on its
 	// own whatever the runner's default: goose `-- +goose NO TRANSACTION`,
 	// dbmate `transaction:false`, and sqlc query files (`-- name:`).
 	Autocommit bool
 	// InBlock holds the first DDL and DML statements earlier in the same
 	// block, InGroup in the same goose group, and InRun in the same run of
-	// statements outside blocks (within the section).
+	// statements outside blocks within the migration section (goose
+	// `-- +goose Up` / `Down`, dbmate `-- migrate:up` / `down`).
 	InBlock, InGroup, InRun Prior
 }
 
@@ -115,11 +113,11 @@ func place(s *Script) {
 		}
 	}
 	var (
-		section, group, groups, block, blocks int
-		sectionAuto                           bool
-		inBlock                               Prior
-		inGroup                               Prior
-		inRun                                 Prior
+		group, groups, block, blocks int
+		sectionAuto                  bool
+		inBlock                      Prior
+		inGroup                      Prior
+		inRun                        Prior
 	)
 	mi := 0
 	for _, st := range s.Stmts {
@@ -128,7 +126,6 @@ func place(s *Script) {
 			mi++
 			switch m.kind {
 			case markSection:
-				section++
 				sectionAuto = m.autocommit
 				block, group = 0, 0
 				inBlock, inGroup, inRun = Prior{}, Prior{}, Prior{}
@@ -144,7 +141,7 @@ func place(s *Script) {
 		if st.Facts != nil {
 			class = st.Facts.Class
 		}
-		p := Place{Section: section, Group: group, Autocommit: fileAuto || sectionAuto}
+		p := Place{Group: group, Autocommit: fileAuto || sectionAuto}
 		switch class {
 		case ClassBegin:
 			blocks++
