@@ -404,6 +404,7 @@ func TestRowLimit(t *testing.T) {
 		{"INSERT INTO archive SELECT * FROM events WHERE created_at < $1 ORDER BY id LIMIT 500", ""},
 		{"INSERT INTO t (a, b) SELECT unnest($1::int[]), unnest($2::text[])", ""},
 		{"INSERT INTO t SELECT x FROM generate_series(1, 10) AS x", ""},
+		{"INSERT INTO totals (n) SELECT sum(n)::int FROM t", ""},
 		{"INSERT INTO t (a) VALUES ($1), ($2)", ""},
 		{"DELETE FROM %s", ""},
 		{"UPDATE users SET active = false %s", ""},

@@ -67,7 +67,9 @@ type Clause struct {
 // InsertSelect describes INSERT ... SELECT (not INSERT ... VALUES).
 type InsertSelect struct {
 	ReadsTable bool // the SELECT reads a table (not only functions or constants)
-	Limit      bool // the SELECT has LIMIT / FETCH FIRST
+	// Limit marks a SELECT with LIMIT / FETCH FIRST, or one that yields one
+	// row: an aggregate without GROUP BY (SELECT sum(n) FROM t).
+	Limit bool
 }
 
 // TruncateDef describes TRUNCATE.
@@ -288,7 +290,31 @@ func insertSelect(ins *pg.InsertStmt) *InsertSelect {
 	if sel == nil || len(sel.ValuesLists) > 0 {
 		return nil
 	}
-	return &InsertSelect{ReadsTable: readsTable(sel, 0), Limit: sel.LimitCount != nil}
+	return &InsertSelect{ReadsTable: readsTable(sel, 0), Limit: sel.LimitCount != nil || oneRow(sel)}
+}
+
+var aggregates = map[string]bool{
+	"count": true, "sum": true, "min": true, "max": true, "avg": true, "bool_and": true, "bool_or": true,
+	"every": true, "string_agg": true, "array_agg": true, "json_agg": true, "jsonb_agg": true,
+	"json_object_agg": true, "jsonb_object_agg": true, "bit_and": true, "bit_or": true,
+}
+
+// oneRow reports a SELECT that yields exactly one row: an aggregate over
+// the whole input, without GROUP BY.
+func oneRow(sel *pg.SelectStmt) bool {
+	if len(sel.GroupClause) > 0 || sel.Op != pg.SetOperation_SETOP_NONE {
+		return false
+	}
+	for _, t := range sel.TargetList {
+		v := t.GetResTarget().GetVal()
+		for v.GetTypeCast() != nil {
+			v = v.GetTypeCast().Arg
+		}
+		if fc := v.GetFuncCall(); fc != nil && fc.Over == nil && aggregates[strings.ToLower(opName(fc.Funcname))] {
+			return true
+		}
+	}
+	return false
 }
 
 // readsTable reports whether a SELECT (or an arm of a set operation) reads

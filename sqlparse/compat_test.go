@@ -210,6 +210,8 @@ func TestTruncateAndInsertSelect(t *testing.T) {
 		"INSERT INTO a (x) SELECT y FROM b JOIN c ON b.i=c.i": "table",
 		"INSERT INTO a SELECT * FROM (SELECT * FROM b) s":     "table",
 		"INSERT INTO a VALUES (1)":                            "none",
+		"INSERT INTO a (n) SELECT sum(n)::int FROM b":         "table limit",
+		"INSERT INTO a (n) SELECT count(*) FROM b GROUP BY k": "table",
 	} {
 		is := stmt(t, q).Facts.InsertSelect
 		got := "none"
