@@ -42,7 +42,7 @@ type Facts struct {
 	Language string
 	// CopyFile marks COPY to or from a server file or a program.
 	CopyFile bool
-	// Exactly one of these is set for the statements they describe.
+	// At most one of these is set, for the statements they describe.
 	Table        *TableDef     // CREATE TABLE
 	Index        *IndexDef     // CREATE INDEX
 	Sequence     *SequenceDef  // CREATE SEQUENCE, ALTER SEQUENCE
@@ -447,18 +447,14 @@ func (b *builder) nameEnd(i int) int {
 // topLevel returns the index of the first word w at parenthesis depth 0
 // at or after token from, or -1.
 func (b *builder) topLevel(from int, w string) int {
-	depth := 0
-	for k := 0; k < len(b.toks); k++ {
-		switch {
-		case b.punct(k, '('):
-			depth++
-		case b.punct(k, ')'):
-			depth--
-		case k >= from && depth == 0 && b.word(k, w):
-			return k
-		}
+	if from < 0 || from >= len(b.toks) {
+		return -1
 	}
-	return -1
+	sp := b.keywordAt(b.toks[from].Start, w)
+	if sp == (Span{}) {
+		return -1
+	}
+	return b.tokAt(sp.Start)
 }
 
 // lastSignificant returns the index of the statement's last token that is

@@ -108,7 +108,7 @@ type IndexDef struct {
 	Keys  int // key columns and expressions
 	// Clauses are CONCURRENTLY, QUALIFIED (a schema-qualified index name),
 	// USING (with its method), and per key EXPRESSION, ASC, DESC, NULLS,
-	// OPCLASS, COLLATE; then WHERE, WITH and TABLESPACE.
+	// OPCLASS, COLLATE; then WHERE.
 	Clauses []Clause
 }
 
@@ -338,30 +338,46 @@ func (b *builder) sequenceDef(opts []*pg.Node, alter bool) *SequenceDef {
 	return sd
 }
 
-func (b *builder) indexDef(s *pg.IndexStmt) *IndexDef {
-	ix := &IndexDef{Keys: len(s.IndexParams)}
+// indexHeader walks CREATE [UNIQUE] INDEX [ASYNC] [CONCURRENTLY] [IF NOT
+// EXISTS] [name]: it returns the tokens of INDEX, ASYNC, CONCURRENTLY (-1
+// when absent) and the one after the options (the name, or ON), and ok
+// false when the statement is not CREATE INDEX.
+func (b *builder) indexHeader() (index, async, conc, name int, ok bool) {
 	first := significant(b.toks, 0, 1)
+	if !b.word(first, "create") {
+		return -1, -1, -1, -1, false
+	}
 	k := b.next(first)
 	if b.word(k, "unique") {
 		k = b.next(k)
 	}
 	if !b.word(k, "index") {
-		return ix
+		return -1, -1, -1, -1, false
 	}
-	ix.Words = b.spanOf(first, k)
-	k = b.next(k)
-	if b.word(k, "async") {
-		ix.Async = true
-		k = b.next(k)
+	index, async, conc = k, -1, -1
+	if k = b.next(k); b.word(k, "async") {
+		async, k = k, b.next(k)
 	}
 	if b.word(k, "concurrently") {
-		ix.Clauses = append(ix.Clauses, Clause{"CONCURRENTLY", b.span(k)})
-		k = b.next(k)
+		conc, k = k, b.next(k)
 	}
 	if b.word(k, "if") {
 		for n := 0; n < 3; n++ {
 			k = b.next(k)
 		}
+	}
+	return index, async, conc, k, true
+}
+
+func (b *builder) indexDef(s *pg.IndexStmt) *IndexDef {
+	ix := &IndexDef{Keys: len(s.IndexParams)}
+	index, async, conc, k, ok := b.indexHeader()
+	if !ok {
+		return ix
+	}
+	ix.Words, ix.Async = b.spanOf(significant(b.toks, 0, 1), index), async >= 0
+	if conc >= 0 {
+		ix.Clauses = append(ix.Clauses, Clause{"CONCURRENTLY", b.span(conc)})
 	}
 	if k >= 0 && !b.word(k, "on") && b.punct(b.next(k), '.') {
 		ix.Clauses = append(ix.Clauses, Clause{"QUALIFIED", b.spanOf(k, b.nameEnd(k))})
@@ -411,16 +427,11 @@ func (b *builder) indexDef(s *pg.IndexStmt) *IndexDef {
 			ix.Clauses = append(ix.Clauses, Clause{"COLLATE", b.span(b.findWord(lo, hi, "collate"))})
 		}
 	}
-	tail := func(name string, present bool, word string) {
-		if present {
-			if w := b.topLevel(closing, word); w >= 0 {
-				ix.Clauses = append(ix.Clauses, Clause{name, b.span(w)})
-			}
+	if s.WhereClause != nil {
+		if w := b.topLevel(closing, "where"); w >= 0 {
+			ix.Clauses = append(ix.Clauses, Clause{"WHERE", b.span(w)})
 		}
 	}
-	tail("WITH", len(s.Options) > 0, "with")
-	tail("TABLESPACE", s.TableSpace != "", "tablespace")
-	tail("WHERE", s.WhereClause != nil, "where")
 	return ix
 }
 

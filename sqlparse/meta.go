@@ -9,29 +9,10 @@ import "strings"
 // Blanks are spaces of the same length, so every offset stays valid.
 func dsqlSyntax(text string, toks []Token) string {
 	b := &builder{text: text, toks: toks}
-	first := significant(toks, 0, 1)
 	var blank []Span
-	switch {
-	case b.word(first, "create"):
-		k := b.next(first)
-		if b.word(k, "unique") {
-			k = b.next(k)
-		}
-		if !b.word(k, "index") {
-			return text
-		}
-		k = b.next(k)
-		if b.word(k, "async") {
-			blank = append(blank, b.span(k))
-			k = b.next(k)
-		}
-		if b.word(k, "concurrently") {
-			k = b.next(k)
-		}
-		if b.word(k, "if") {
-			for n := 0; n < 3; n++ {
-				k = b.next(k)
-			}
+	if _, async, _, k, ok := b.indexHeader(); ok {
+		if async >= 0 {
+			blank = append(blank, b.span(async))
 		}
 		if k >= 0 && (toks[k].Kind == TokIdent || toks[k].Kind == TokQuoted) && !b.word(k, "on") {
 			if end := b.nameEnd(k); end != k {
@@ -39,7 +20,7 @@ func dsqlSyntax(text string, toks []Token) string {
 				blank = append(blank, Span{toks[k].Start, toks[b.prev(end)].End})
 			}
 		}
-	case b.word(first, "alter"):
+	} else if first := significant(toks, 0, 1); b.word(first, "alter") {
 		k := b.next(first)
 		if b.word(k, "table") && b.word(b.next(k), "async") {
 			blank = append(blank, b.span(b.next(k)))
