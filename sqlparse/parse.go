@@ -24,27 +24,7 @@ const (
 // A Script is a pure function of its text and must not be modified: the
 // same text (a query repeated across a repository, a test variant of a
 // package) gets the same Script back from a cache.
-func Parse(text string) *Script {
-	scripts.Lock()
-	s, ok := scripts.m[text]
-	scripts.Unlock()
-	if ok {
-		return s
-	}
-	s = parse(text)
-	scripts.Lock()
-	if len(scripts.m) >= cacheMax {
-		clear(scripts.m)
-	}
-	scripts.m[text] = s
-	scripts.Unlock()
-	return s
-}
-
-var scripts = struct {
-	sync.Mutex
-	m map[string]*Script
-}{m: map[string]*Script{}}
+func Parse(text string) *Script { return scripts.get(text, parse) }
 
 func parse(text string) *Script {
 	switch {
@@ -64,7 +44,7 @@ func parse(text string) *Script {
 	}
 	s := &Script{Text: text, Style: n.Style, MaxParam: n.MaxParam, Stmts: make([]*Statement, 0, len(n.Stmts))}
 	for _, sp := range n.Stmts {
-		rel := cachedStatement(n.Text[sp.Start:sp.End])
+		rel := statements.get(n.Text[sp.Start:sp.End], parseStatement)
 		st := rel.translate(func(off int) int { return n.Map.ToSource(sp.Start + off) })
 		for _, l := range st.Locks {
 			for _, m := range n.MySQLLocks {
@@ -86,30 +66,38 @@ func parse(text string) *Script {
 	return s
 }
 
-// cache holds statement models keyed by normalised statement text, so that
-// a query repeated across a package or a repository is parsed once.
-var cache = struct {
-	sync.Mutex
-	m map[string]*Statement
-}{m: map[string]*Statement{}}
+// Both caches are keyed by text and bounded: past cacheMax entries they
+// start again empty, which keeps memory flat on huge repositories.
+var (
+	scripts    = newCache[*Script]()
+	statements = newCache[*Statement]() // by normalised statement text
+)
 
 const cacheMax = 1 << 14
 
-func cachedStatement(text string) *Statement {
-	cache.Lock()
-	st, ok := cache.m[text]
-	cache.Unlock()
+type cache[V any] struct {
+	sync.Mutex
+	m map[string]V
+}
+
+func newCache[V any]() *cache[V] { return &cache[V]{m: map[string]V{}} }
+
+// get returns the value for key, computing it (outside the lock) if absent.
+func (c *cache[V]) get(key string, compute func(string) V) V {
+	c.Lock()
+	v, ok := c.m[key]
+	c.Unlock()
 	if ok {
-		return st
+		return v
 	}
-	st = parseStatement(text)
-	cache.Lock()
-	if len(cache.m) >= cacheMax {
-		clear(cache.m)
+	v = compute(key)
+	c.Lock()
+	if len(c.m) >= cacheMax {
+		clear(c.m)
 	}
-	cache.m[text] = st
-	cache.Unlock()
-	return st
+	c.m[key] = v
+	c.Unlock()
+	return v
 }
 
 // translate returns a deep copy of a cached statement with every offset
