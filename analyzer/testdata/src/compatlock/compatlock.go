@@ -1,4 +1,5 @@
-// Package compatlock holds explicit locks and lock scopes: DSQL007, DSQL008.
+// Package compatlock holds lock wait policies, explicit locks and lock
+// scopes: DSQL006, DSQL007, DSQL008.
 package compatlock
 
 import (
@@ -40,3 +41,15 @@ func lockScope(ctx context.Context, db *sql.DB, ids []int64) {
 	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = $1 FOR KEY SHARE", 1)
 	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = ANY($1)", ids)
 }
+
+func waitPolicy(ctx context.Context, db *sql.DB) {
+	db.QueryContext(ctx, "SELECT id FROM jobs WHERE status = 'pending' ORDER BY run_at LIMIT 10 FOR UPDATE SKIP LOCKED") // want `DSQL006 lock-wait-policy: SKIP LOCKED skips nothing on Aurora DSQL`
+	db.QueryRowContext(ctx, "SELECT * FROM jobs WHERE id = $1 FOR UPDATE NOWAIT", 1)                                 // want `DSQL006 lock-wait-policy: NOWAIT never fires on Aurora DSQL`
+	db.QueryContext(ctx, jobsBase+" FOR UPDATE SKIP LOCKED")                                                        // want `DSQL006 lock-wait-policy: SKIP LOCKED`
+
+	// Negatives: no wait policy; the words in a string literal.
+	db.QueryContext(ctx, "SELECT id FROM jobs WHERE id = $1 FOR UPDATE", 1)
+	db.QueryContext(ctx, "SELECT 'FOR UPDATE SKIP LOCKED' FROM jobs WHERE id = $1", 1)
+}
+
+const jobsBase = "SELECT id FROM jobs WHERE id = $1"

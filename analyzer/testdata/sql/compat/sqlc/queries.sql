@@ -3,6 +3,13 @@
 -- name: GetAccountForUpdate :one
 SELECT * FROM accounts WHERE id = @id FOR UPDATE;
 
+-- name: ClaimJob :one
+SELECT id, payload FROM jobs
+WHERE status = 'pending'
+ORDER BY run_at
+LIMIT 1
+FOR UPDATE SKIP LOCKED; -- want `DSQL006 lock-wait-policy: SKIP LOCKED skips nothing on Aurora DSQL`
+
 -- name: LockAccounts :many
 SELECT * FROM accounts
 WHERE id = ANY(@ids::bigint[])
