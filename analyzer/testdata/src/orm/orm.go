@@ -14,6 +14,9 @@ func gormLocks(db *gorm.DB) {
 	db.Clauses(clause.Locking{Strength: "NO KEY UPDATE", Table: clause.Table{Name: "t"}}) // want `DSQL001 share-lock: .* renders FOR NO KEY UPDATE`
 	db.Set("gorm:query_option", "FOR SHARE")                                        // want `DSQL001`
 
+	db.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"})                  // want `DSQL006 lock-wait-policy: gorm clause.Locking\{Options: "SKIP LOCKED"\} has no effect`
+	db.Clauses(clause.Locking{Strength: "UPDATE", Options: clause.LockingOptionsNoWait}) // want `DSQL006`
+
 	// Negatives.
 	db.Clauses(clause.Locking{Strength: "UPDATE"})
 	db.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate})
@@ -30,9 +33,12 @@ func goquLocks() {
 	goqu.From("shards").ForNoKeyUpdate(goqu.Wait) // want `DSQL001 share-lock: goqu ForNoKeyUpdate\(\) renders FOR NO KEY UPDATE`
 	goqu.From("shards").ForKeyShare(goqu.Wait)    // FOR KEY SHARE is accepted since 2026-08-25
 	goqu.From("shards").ForUpdate(goqu.Wait)
+	goqu.From("jobs").ForUpdate(goqu.SkipLocked) // want `DSQL006 lock-wait-policy: goqu.SkipLocked has no effect`
+	goqu.From("jobs").ForUpdate(goqu.NoWait)     // want `DSQL006`
 }
 
 func entLocks(s *entsql.Selector) {
 	s.ForShare() // want `DSQL001 share-lock: ent ForShare\(\) renders FOR SHARE`
 	s.ForUpdate()
+	s.ForUpdate(entsql.WithLockAction(entsql.SkipLocked)) // want `DSQL006 lock-wait-policy: sql.SkipLocked`
 }
