@@ -31,7 +31,12 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement) {
 		return
 	}
 	for _, col := range fenceColumns(cfg, w, w.Where) {
-		f.add(w.Table.Name, col)
+		// A CAS on an ordinary column (a rename: SET username = 'admin'
+		// WHERE username = 'root') fences that write but does not make the
+		// table coordination state.
+		if cfg.FenceColumns.Has(col) || cfg.OwnerColumns.Has(col) || cfg.StateColumns.Has(col) {
+			f.add(w.Table.Name, col)
+		}
 	}
 }
 

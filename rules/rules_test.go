@@ -85,6 +85,11 @@ func TestLearnedFence(t *testing.T) {
 	if ids(fs) != "DSQL003" || !strings.Contains(fs[0].Message, "AND next_event_id = $4") {
 		t.Errorf("learned fence: %v", fs)
 	}
+	// A rename compares the column it assigns: that fences the rename but
+	// does not make users coordination state.
+	if got := ids(check("UPDATE users SET username = 'admin' WHERE username = 'root'", "DELETE FROM users WHERE username = $1")); got != "" {
+		t.Errorf("rename learned as a fence: %q", got)
+	}
 	schema := "CREATE TABLE docs (id uuid PRIMARY KEY, body text, version bigint NOT NULL)"
 	if got := ids(check(schema, "UPDATE docs SET body = $1 WHERE id = $2")); got != "DSQL003" {
 		t.Errorf("schema fence: got %q", got)
