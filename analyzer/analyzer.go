@@ -134,6 +134,8 @@ type checker struct {
 	begins  []*beginCall
 	// files caches Go source for building fixes.
 	files map[string][]byte
+	// loops caches whether a loop body checks for SQLSTATE 40001.
+	loops map[ast.Node]bool
 	// directives are the //dsqllint:ignore comments of the Go files.
 	directives []*directive
 	// internal collects our own failures (recovered panics).
@@ -144,9 +146,10 @@ type localCall struct {
 	pos  token.Pos
 	fn   *ast.FuncDecl
 	call *ast.CallExpr
-	// retried marks a call made inside a 40001 retry (a retry helper's
-	// closure or a loop that checks for serialization failures).
-	retried bool
+	// retryClosure marks a call inside a closure passed to a retry helper;
+	// loops are the bodies of the loops around it, which may retry on 40001.
+	retryClosure bool
+	loops        []ast.Node
 }
 
 func (c *checker) note(pos token.Pos, format string, args ...any) {

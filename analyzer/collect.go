@@ -24,6 +24,7 @@ func (c *checker) collect() []*Text {
 	c.calls = map[ast.Node][]localCall{}
 	c.uses = map[types.Object][]*Text{}
 	c.defs = map[types.Object]ast.Expr{}
+	c.loops = map[ast.Node]bool{}
 	var texts []*Text
 	for _, f := range c.pass.Files {
 		c.directives = append(c.directives, goDirectives(c.pass.Fset, f)...)
@@ -40,7 +41,8 @@ func (c *checker) collect() []*Text {
 				fn, key, ok := calleeOf(info, n)
 				if ok {
 					if fd := c.funcs[fn]; fd != nil && scope != nil {
-						c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, c.retried(stack)})
+						closure, loops := c.retryContext(stack)
+						c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, closure, loops})
 					}
 					c.observeCall(n, fn, key, stack, scope)
 				}
@@ -69,14 +71,19 @@ func (c *checker) collect() []*Text {
 						c.defs[obj] = n.Values[0]
 					}
 				}
-			case ast.Expr:
-				if !c.isStringExpr(n) || c.isOperand(stack) || c.isQueryArg(stack) || c.isMessage(stack) {
+			case *ast.BasicLit, *ast.BinaryExpr:
+				// Only these carry literal text; a named constant is checked
+				// at its declaration. Cheap type tests before map lookups.
+				if lit, ok := n.(*ast.BasicLit); ok && lit.Kind != token.STRING {
 					return true
 				}
-				if id := ident(n); id != nil {
-					return true // a named constant is checked at its declaration
+				if bin, ok := n.(*ast.BinaryExpr); ok && bin.Op != token.ADD {
+					return true
 				}
-				if t := c.textOf(n); t != nil {
+				if !c.isStringExpr(n.(ast.Expr)) || c.isOperand(stack) || c.isQueryArg(stack) || c.isMessage(stack) {
+					return true
+				}
+				if t := c.textOf(n.(ast.Expr)); t != nil {
 					t.Scope = scope
 					t.Const = c.declared(stack)
 					texts = append(texts, t)

@@ -107,26 +107,38 @@ var retryWords = regexp.MustCompile(`(?i)serializ|retryable|isretry|isocc|occerr
 // closure passed to a retry helper, or a loop whose body checks for
 // serialization failures.
 func (c *checker) retried(stack []ast.Node) bool {
+	closure, loops := c.retryContext(stack)
+	return closure || c.anyMentionsRetry(loops)
+}
+
+// retryContext returns, for the node on top of stack, whether it sits in a
+// closure passed to a retry helper, and the bodies of the loops around it
+// in its function (judged later, and only if needed: walking them is the
+// costly part).
+func (c *checker) retryContext(stack []ast.Node) (closure bool, loops []ast.Node) {
 	for i := len(stack) - 1; i > 0; i-- {
 		switch n := stack[i].(type) {
 		case *ast.FuncLit:
 			if call, ok := stack[i-1].(*ast.CallExpr); ok {
 				fn, _, _ := calleeOf(c.pass.TypesInfo, call)
-				if c.settings.retryFuncs.has(fn) {
-					return true
-				}
+				closure = c.settings.retryFuncs.has(fn)
 			}
-			return false // a closure's own retries are checked where it is called
+			return closure, loops // a closure's own retries are checked where it is called
 		case *ast.FuncDecl:
-			return false
+			return false, loops
 		case *ast.ForStmt:
-			if c.mentionsRetry(n.Body) {
-				return true
-			}
+			loops = append(loops, n.Body)
 		case *ast.RangeStmt:
-			if c.mentionsRetry(n.Body) {
-				return true
-			}
+			loops = append(loops, n.Body)
+		}
+	}
+	return false, loops
+}
+
+func (c *checker) anyMentionsRetry(loops []ast.Node) bool {
+	for _, body := range loops {
+		if c.mentionsRetry(body) {
+			return true
 		}
 	}
 	return false
@@ -134,6 +146,9 @@ func (c *checker) retried(stack []ast.Node) bool {
 
 // mentionsRetry reports whether a loop body checks for SQLSTATE 40001.
 func (c *checker) mentionsRetry(body ast.Node) bool {
+	if found, ok := c.loops[body]; ok {
+		return found // every call in a loop asks about the same body
+	}
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -144,6 +159,7 @@ func (c *checker) mentionsRetry(body ast.Node) bool {
 		}
 		return !found
 	})
+	c.loops[body] = found
 	return found
 }
 

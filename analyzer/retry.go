@@ -71,7 +71,7 @@ func (c *checker) callersRetry(scope ast.Node) bool {
 			if lc.fn != fd {
 				continue
 			}
-			if !lc.retried {
+			if !lc.retryClosure && !c.anyMentionsRetry(lc.loops) {
 				return false
 			}
 			n++
