@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -266,7 +267,7 @@ func (c *checker) lockedBefore(locks map[ast.Node][]heldLock, t *Text) func(int,
 				return false
 			}
 			for _, k := range l.keys {
-				if !strings.Contains(","+strings.Join(keys, ",")+",", ","+k+",") {
+				if !slices.Contains(keys, k) {
 					return false
 				}
 			}

@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -21,9 +20,6 @@ const (
 	pkgGoquExp    = "github.com/doug-martin/goqu/v9/exp"
 	pkgEntSQL     = "entgo.io/ent/dialect/sql"
 )
-
-// forKeyShareSince mirrors DSQL001's date for the ORM forms.
-var forKeyShareSince = rules.MustVersion("2026-08-25")
 
 // gormLocking checks clause.Locking{Strength: ..., Options: ...}.
 func (c *checker) gormLocking(lit *ast.CompositeLit) {
@@ -55,17 +51,16 @@ func (c *checker) gormLocking(lit *ast.CompositeLit) {
 // ormShareLock finishes DSQL001's message for the ORM forms.
 const ormShareLock = "Aurora DSQL rejects (0A000 locking clauses other than FOR UPDATE/FOR KEY SHARE are not supported); use FOR UPDATE, or drop the lock if every later write of the row is fenced"
 
-// sharedStrength names the clause a strength renders when DSQL001 applies.
+// gormStrengths are clause.Locking strengths other than UPDATE.
+var gormStrengths = map[string]sqlparse.Strength{
+	"SHARE": sqlparse.ForShare, "NO KEY UPDATE": sqlparse.ForNoKeyUpdate, "KEY SHARE": sqlparse.ForKeyShare,
+}
+
+// sharedStrength names the clause a gorm strength renders when DSQL001
+// applies to it.
 func (c *checker) sharedStrength(v string) string {
-	switch v {
-	case "SHARE":
-		return "FOR SHARE"
-	case "NO KEY UPDATE":
-		return "FOR NO KEY UPDATE"
-	case "KEY SHARE":
-		if c.settings.cfg.Target.Before(forKeyShareSince) {
-			return "FOR KEY SHARE"
-		}
+	if s, ok := gormStrengths[v]; ok && c.settings.cfg.RejectsStrength(s) {
+		return s.String()
 	}
 	return ""
 }
@@ -116,7 +111,7 @@ func (c *checker) observeORM(call *ast.CallExpr, fn *types.Func) {
 	if !goqu && !ent {
 		return
 	}
-	if strength != 0 && (strength != sqlparse.ForKeyShare || c.settings.cfg.Target.Before(forKeyShareSince)) {
+	if strength != 0 && c.settings.cfg.RejectsStrength(strength) {
 		lib := "goqu"
 		if ent {
 			lib = "ent"

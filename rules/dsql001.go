@@ -9,6 +9,19 @@ import (
 // forKeyShareSince is the date DSQL began to accept FOR KEY SHARE.
 var forKeyShareSince = MustVersion("2026-08-25")
 
+// RejectsStrength reports whether Aurora DSQL, at the configured target,
+// rejects a locking clause of strength s: everything but FOR UPDATE, and
+// FOR KEY SHARE before 2026-08-25. The ORM forms ask the same question.
+func (c *Config) RejectsStrength(s sqlparse.Strength) bool {
+	switch s {
+	case sqlparse.ForUpdate:
+		return false
+	case sqlparse.ForKeyShare:
+		return c.Target.Before(forKeyShareSince)
+	}
+	return true
+}
+
 // ShareLock is DSQL001.
 var ShareLock = register(&Rule{
 	ID:       "DSQL001",
@@ -20,11 +33,8 @@ var ShareLock = register(&Rule{
 			if !locksRows(st, l) {
 				continue
 			}
-			switch {
-			case l.Strength == sqlparse.ForShare || l.Strength == sqlparse.ForNoKeyUpdate:
-			case l.Strength == sqlparse.ForKeyShare && ctx.Config.Target.Before(forKeyShareSince):
-			default:
-				continue
+			if l.Strength == sqlparse.LockInShareMode || !ctx.Config.RejectsStrength(l.Strength) {
+				continue // DSQL002 reports the MySQL spelling
 			}
 			report(l.Span, shareLockMessage(l.Strength, ctx.Config.Target), toForUpdate(ctx.Text, l))
 		}

@@ -36,11 +36,5 @@ var LockWaitPolicy = register(&Rule{
 // DSQL rejects the statement before any wait policy matters, and their fix
 // (FOR UPDATE) brings this rule's finding back if the policy stays.
 func rejectedStrength(ctx *Context, l *sqlparse.Lock) bool {
-	switch l.Strength {
-	case sqlparse.ForShare, sqlparse.ForNoKeyUpdate, sqlparse.LockInShareMode:
-		return true
-	case sqlparse.ForKeyShare:
-		return ctx.Config.Target.Before(forKeyShareSince)
-	}
-	return false
+	return ctx.Config.RejectsStrength(l.Strength)
 }
