@@ -8,8 +8,10 @@ import (
 )
 
 // check runs the catalogue over texts as if they were one package.
-func check(texts ...string) []Finding {
-	cfg := DefaultConfig()
+func check(texts ...string) []Finding { return checkWith(DefaultConfig(), texts...) }
+
+// checkWith is check with a configuration.
+func checkWith(cfg *Config, texts ...string) []Finding {
 	fences := NewFences()
 	var scripts []*sqlparse.Script
 	for _, t := range texts {
