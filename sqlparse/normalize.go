@@ -88,11 +88,15 @@ func normalizeTokens(src string, toks []Token) *Normalized {
 	depth, brackets := 0, 0
 	onDuplicate := false
 	skipUntil := -1
-	atomic := 0 // inside BEGIN ATOMIC ... END: CASE ... END nesting + 1
+	atomic := 0    // inside BEGIN ATOMIC ... END: CASE ... END nesting + 1
+	words := false // the statement so far has more than space and comments
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.Start < skipUntil {
 			continue
+		}
+		if t.Kind != TokSpace && t.Kind != TokComment && !(t.Kind == TokPunct && src[t.Start] == ';') {
+			words = true
 		}
 		switch t.Kind {
 		case TokPunct:
@@ -117,9 +121,9 @@ func normalizeTokens(src string, toks []Token) *Normalized {
 				if atomic > 0 {
 					continue
 				}
-				n.addStmt(b.String(), stmtStart, b.Len()-1)
+				n.addStmt(words, stmtStart, b.Len()-1)
 				stmtStart = b.Len()
-				depth, brackets, onDuplicate = 0, 0, false
+				depth, brackets, onDuplicate, words = 0, 0, false, false
 				continue
 			}
 			b.WriteString(t.Text(src))
@@ -207,18 +211,15 @@ func normalizeTokens(src string, toks []Token) *Normalized {
 		}
 	}
 	n.Text = b.String()
-	n.addStmt(n.Text, stmtStart, len(n.Text))
+	n.addStmt(words, stmtStart, len(n.Text))
 	return n
 }
 
 // addStmt records [start,end) of text as a statement unless it holds only
 // space and comments.
-func (n *Normalized) addStmt(text string, start, end int) {
-	for _, t := range Lex(text[start:end]) {
-		if t.Kind != TokSpace && t.Kind != TokComment {
-			n.Stmts = append(n.Stmts, Span{start, end})
-			return
-		}
+func (n *Normalized) addStmt(words bool, start, end int) {
+	if words {
+		n.Stmts = append(n.Stmts, Span{start, end})
 	}
 }
 

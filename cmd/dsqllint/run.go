@@ -33,6 +33,7 @@ type options struct {
 	format                 string
 	failOn                 failLevel
 	baseline, writeBase    string
+	cpuProfile, memProfile string
 }
 
 func run(a *analysis.Analyzer, args []string) int {
@@ -52,6 +53,8 @@ func run(a *analysis.Analyzer, args []string) int {
 	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, print the changes as a unified diff instead of applying them")
 	fs.BoolVar(&o.tests, "test", true, "also check test files")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to `FILE`")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitClean
@@ -76,6 +79,13 @@ func run(a *analysis.Analyzer, args []string) int {
 		fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
 		return exitFailure
 	}
+
+	stop, err := startProfiles(o)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
+		return exitFailure
+	}
+	defer stop()
 
 	var res *result
 	var code int
