@@ -150,14 +150,22 @@ func (s *Statement) translate(f func(int) int) *Statement {
 // appended to a query elsewhere) into a statement that parses.
 const fragmentPrefix = "SELECT 1 FROM dsqllint_fragment "
 
-func parseStatement(text string) (st *Statement) {
+func parseStatement(text string) *Statement {
 	toks := Lex(text)
 	first := significant(toks, 0, 1)
-	st = &Statement{Span: Span{0, len(text)}}
+	st := &Statement{Span: Span{0, len(text)}}
 	if first >= 0 {
 		st.KeywordSpan = Span{toks[first].Start, toks[first].End}
 		st.Span.Start = toks[first].Start
 	}
+	if tokenModel(st, text, toks, first) {
+		return st
+	}
+	return parseTree(st, text, toks, first)
+}
+
+// parseTree models a statement from pg_query's parse tree.
+func parseTree(st *Statement, text string, toks []Token, first int) *Statement {
 	res, err := pg.Parse(dsqlSyntax(text, toks))
 	offset := 0
 	if err != nil && first >= 0 && strings.EqualFold(toks[first].Text(text), "where") {

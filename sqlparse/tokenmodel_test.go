@@ -1,0 +1,155 @@
+package sqlparse
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"testing"
+)
+
+// tokenModelSeeds are reads and inserts in the shapes persistence code
+// writes, and near misses the token model must leave to the parser.
+var tokenModelSeeds = []string{
+	"SELECT range_id, data FROM shards WHERE shard_id = $1",
+	"select * from tasks where range_hash = $1 and task_id > $2 order by task_id limit $3",
+	"SELECT id FROM t WHERE metadata ? 'k' AND tags ?| array['a']",
+	"SELECT count(*) FROM executions_dsqllint_hole WHERE namespace = $1",
+	"SELECT a.id, b.v FROM a JOIN b ON b.a_id = a.id LEFT JOIN c USING (id) WHERE a.x IN (SELECT x FROM d)",
+	"SELECT id, rank() OVER (PARTITION BY ns ORDER BY ts DESC) FROM runs",
+	"WITH recent AS (SELECT run_id FROM history WHERE shard_id = $1 ORDER BY event_id DESC LIMIT 10) SELECT * FROM recent",
+	"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT n FROM r",
+	"SELECT 1", "SELECT $1::int + 2", "SELECT now() - interval '1 hour'", "select 'for update' as s",
+	"SELECT \"for\" FROM \"into\"", "SELECT x FROM t -- FOR UPDATE\n", "SELECT /* into */ 1",
+	"SELECT nextval('s')", "SELECT lastval", "SELECT pg_advisory_lock($1)", "SELECT * FROM t TABLESAMPLE SYSTEM (1)",
+	"SELECT * FROM t FOR UPDATE", "SELECT * INTO new_t FROM t", "WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d",
+	"WITH u AS (UPDATE t SET a = 1 RETURNING *) SELECT * FROM u",
+	"INSERT INTO executions (shard_id, run_id, data) VALUES ($1, $2, $3)",
+	"insert into t values (1, 'a'), (2, 'b') returning id",
+	"INSERT INTO t DEFAULT VALUES", "INSERT INTO s.t AS x (a) OVERRIDING SYSTEM VALUE VALUES (1)",
+	"INSERT INTO t (a) VALUES ((SELECT max(a) FROM t))", "INSERT INTO t SELECT * FROM u",
+	"INSERT INTO t (a) VALUES (1) ON CONFLICT DO NOTHING", "INSERT INTO t (a) VALUES (1) ON CONFLICT (a) DO UPDATE SET a = excluded.a",
+	"WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x", "INSERT INTO t VALUES (pg_notify('c', 'p'))",
+	"SELECT", "INSERT", "SELECT FROM WHERE", "INSERT INTO t VALUES (", "select the rows", "WITH",
+}
+
+// TestTokenModelMatchesParse: wherever the token model answers for text
+// pg_query accepts, its statement is the one the parse tree gives.
+func TestTokenModelMatchesParse(t *testing.T) {
+	modelled := 0
+	for _, text := range tokenModelSeeds {
+		if checkTokenModel(t, text) {
+			modelled++
+		}
+	}
+	if modelled < 15 {
+		t.Errorf("the token model answered for %d texts; want the plain reads and inserts (at least 15)", modelled)
+	}
+	for _, text := range []string{
+		"SELECT * FROM t FOR UPDATE", "SELECT * INTO new_t FROM t", "SELECT pg_advisory_lock($1)",
+		"WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "INSERT INTO t SELECT * FROM u",
+		"INSERT INTO t (a) VALUES (1) ON CONFLICT (a) DO UPDATE SET a = excluded.a",
+		"SELECT * FROM t TABLESAMPLE SYSTEM (1)", "UPDATE t SET a = 1 WHERE id = $1",
+	} {
+		toks := Lex(text)
+		if tokenModel(&Statement{}, text, toks, significant(toks, 0, 1)) {
+			t.Errorf("token model answered for %q, which needs the parse tree", text)
+		}
+	}
+}
+
+// checkTokenModel reports whether the token model answered for text, and
+// fails t if its answer differs from the parse tree's.
+func checkTokenModel(t *testing.T, text string) bool {
+	t.Helper()
+	toks := Lex(text)
+	first := significant(toks, 0, 1)
+	start := func() *Statement {
+		st := &Statement{Span: Span{0, len(text)}}
+		if first >= 0 {
+			st.KeywordSpan = Span{toks[first].Start, toks[first].End}
+			st.Span.Start = toks[first].Start
+		}
+		return st
+	}
+	fast := start()
+	if !tokenModel(fast, text, toks, first) {
+		return false
+	}
+	tree := parseTree(start(), text, toks, first)
+	if tree.Kind == KindUnparsed {
+		return true // text pg_query rejects: see tokenModel
+	}
+	if !reflect.DeepEqual(fast, tree) {
+		t.Errorf("%q: token model\n\t%+v %+v\nparse tree\n\t%+v %+v", text, fast, fast.Facts, tree, tree.Facts)
+	}
+	return true
+}
+
+// FuzzTokenModel checks the same property on any text.
+func FuzzTokenModel(f *testing.F) {
+	for _, s := range tokenModelSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		checkTokenModel(t, text)
+	})
+}
+
+// TestTokenModelOnRepositorySQL checks the property on every string
+// literal and .sql file of the project's test data and examples: texts
+// written to exercise the rules, so mostly ones the model must leave alone.
+func TestTokenModelOnRepositorySQL(t *testing.T) {
+	texts := 0
+	modelled := 0
+	for _, root := range []string{"../analyzer/testdata", "../examples", "../cmd/dsqllint/testdata"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			var found []string
+			switch filepath.Ext(path) {
+			case ".sql":
+				b, err := os.ReadFile(path)
+				if err != nil {
+					return err
+				}
+				found = append(found, string(b))
+			case ".go", ".golden":
+				f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+				if err != nil {
+					return nil // golden files of .sql fixes are not Go
+				}
+				ast.Inspect(f, func(n ast.Node) bool {
+					if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						if s, err := strconv.Unquote(lit.Value); err == nil {
+							found = append(found, s)
+						}
+					}
+					return true
+				})
+			}
+			for _, text := range found {
+				n := Normalize(text)
+				for _, sp := range n.Stmts {
+					texts++
+					if checkTokenModel(t, n.Text[sp.Start:sp.End]) {
+						modelled++
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d statements, %d modelled from tokens", texts, modelled)
+	if modelled < 25 {
+		t.Errorf("only %d of %d statements went through the token model; is the test data still there?", modelled, texts)
+	}
+}
