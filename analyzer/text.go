@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/dsqllint/dsqllint/fixer"
@@ -69,7 +70,7 @@ func (t *Text) Pos(off int, end bool) token.Pos {
 		rel = 0
 	}
 	if p.offs == nil {
-		return p.pos + token.Pos(rel)
+		return p.pos + token.Pos(min(rel, p.end-p.start))
 	}
 	if rel >= len(p.offs) {
 		rel = len(p.offs) - 1
@@ -107,7 +108,11 @@ func (b *textBuilder) literal(lit *ast.BasicLit) bool {
 	if lit.Value[0] == '`' {
 		kind = fixer.Raw
 	}
-	b.pieces = append(b.pieces, piece{start: start, end: len(b.sql), pos: lit.Pos(), endPos: lit.End(), offs: offs, kind: kind})
+	pos := lit.Pos()
+	if offs == nil {
+		pos++ // byte for byte after the opening quote
+	}
+	b.pieces = append(b.pieces, piece{start: start, end: len(b.sql), pos: pos, endPos: lit.End(), offs: offs, kind: kind})
 	return true
 }
 
@@ -124,10 +129,21 @@ func (b *textBuilder) text() *Text {
 
 // decodeLiteral returns a Go string literal's value and, for each value
 // byte (plus one for the end), its offset within the literal's source text.
-// Raw strings drop carriage returns, as the compiler does.
+// Raw strings drop carriage returns, as the compiler does. A literal
+// without escapes or carriage returns, the usual kind, is its value byte for
+// byte from offset 1: offs is then nil and nothing is allocated.
 func decodeLiteral(src string) (string, []int, bool) {
 	if len(src) < 2 {
 		return "", nil, false
+	}
+	if q := src[0]; (q == '`' || q == '"') && src[len(src)-1] == q {
+		special := byte('\\')
+		if q == '`' {
+			special = '\r'
+		}
+		if strings.IndexByte(src[1:len(src)-1], special) < 0 {
+			return src[1 : len(src)-1], nil, true
+		}
 	}
 	val := make([]byte, 0, len(src))
 	offs := make([]int, 0, len(src)+1)
