@@ -158,7 +158,7 @@ func parseStatement(text string) *Statement {
 		st.KeywordSpan = Span{toks[first].Start, toks[first].End}
 		st.Span.Start = toks[first].Start
 	}
-	if tokenModel(st, text, toks, first) {
+	if tokenModel(st, text, toks, first) || tokenWrite(st, text, toks, first) {
 		return st
 	}
 	return parseTree(st, text, toks, first)

@@ -10,9 +10,10 @@ import "strings"
 // statement's cost.
 //
 // For text pg_query accepts, the model is exactly the one parseTree builds
-// (TestTokenModelMatchesParse, FuzzTokenModel). Text it would reject is
-// modelled as the statement its first word names rather than as unparsed;
-// no rule reads that difference for a statement with these words.
+// (TestTokenModelMatchesParse, FuzzTokenModel). Text it would reject but
+// whose quotes and parentheses close is modelled as the statement its
+// first words name rather than as unparsed; no rule reads that difference
+// for a statement with these words.
 func tokenModel(st *Statement, text string, toks []Token, first int) bool {
 	if first < 0 || toks[first].Kind != TokIdent {
 		return false
@@ -31,7 +32,26 @@ func tokenModel(st *Statement, text string, toks []Token, first int) bool {
 	default:
 		return false
 	}
+	if kind == KindInsert {
+		if next := significant(toks, first+1, 1); next < 0 || !strings.EqualFold(toks[next].Text(text), "into") {
+			return false
+		}
+	}
+	depth := 0
 	for _, t := range toks[first+1:] {
+		if t.Unterminated {
+			return false
+		}
+		if t.Kind == TokPunct {
+			switch text[t.Start] {
+			case '(':
+				depth++
+			case ')':
+				if depth--; depth < 0 {
+					return false
+				}
+			}
+		}
 		if t.Kind != TokIdent {
 			continue
 		}
@@ -41,6 +61,9 @@ func tokenModel(st *Statement, text string, toks []Token, first int) bool {
 				return false
 			}
 		}
+	}
+	if depth != 0 {
+		return false
 	}
 	f := tokenFacts(text, toks)
 	if len(f.Calls) > 0 || len(f.Clauses) > 0 {
@@ -54,4 +77,260 @@ func tokenModel(st *Statement, text string, toks []Token, first int) bool {
 	}
 	st.Facts = f
 	return true
+}
+
+// tokenWrite models from its tokens an UPDATE or DELETE in the shape most
+// persistence code writes, and nothing else:
+//
+//	UPDATE t SET c = v [, ...] [WHERE cond [AND ...]]
+//	DELETE FROM t [WHERE cond [AND ...]]
+//
+// where t is a plain or schema-qualified name, a value v is a parameter, a
+// constant, a printf hole, NULL/TRUE/FALSE, now() or current_timestamp
+// (optionally cast: $1::bigint), a SET value may also be c + v or c - v of
+// its own column, and a cond is `c op v` (op one of = <> != < <= > >=) or
+// `c IS [NOT] NULL`. Identifiers are unquoted ASCII, at most 63 bytes (the
+// length PostgreSQL truncates to), and not among the keywords that could
+// parse as anything but a name. Any other token, and the statement goes to
+// pg_query. As with tokenModel, the result equals the parse tree's.
+func tokenWrite(st *Statement, text string, toks []Token, first int) bool {
+	p := &tokenCursor{text: text, toks: toks, i: first}
+	w := &Write{}
+	switch {
+	case p.word("update"):
+		w.Kind = KindUpdate
+	case p.word("delete") && p.word("from"):
+		w.Kind = KindDelete
+	default:
+		return false
+	}
+	if !p.table(&w.Table) {
+		return false
+	}
+	if w.Kind == KindUpdate {
+		if !p.word("set") {
+			return false
+		}
+		for {
+			col, ok := p.name()
+			if !ok || !p.op("=") {
+				return false
+			}
+			a := Assign{Column: col}
+			if p.ident(col) { // c = c + v
+				if !p.op("+") && !p.op("-") {
+					return false
+				}
+				a.SelfRef = true
+			}
+			if _, ok := p.value(); !ok {
+				return false
+			}
+			w.Sets = append(w.Sets, a)
+			if !p.punct(",") {
+				break
+			}
+		}
+	}
+	if t, ok := p.peek(); ok && p.isWord(t, "where") {
+		p.advance()
+		w.HasWhere, w.WhereSpan = true, Span{t.Start, t.End}
+		for {
+			c, ok := p.cond()
+			if !ok {
+				return false
+			}
+			w.Where = append(w.Where, c)
+			if !p.word("and") {
+				break
+			}
+		}
+	}
+	if _, more := p.peek(); more {
+		return false
+	}
+	f := tokenFacts(text, toks)
+	if len(f.Calls) > 0 || len(f.Clauses) > 0 {
+		return false
+	}
+	f.Class = ClassDML
+	st.Kind, st.Write, st.Facts = w.Kind, w, f
+	if w.Kind == KindUpdate {
+		st.Node, f.Tag = "UpdateStmt", "UPDATE"
+	} else {
+		st.Node, f.Tag = "DeleteStmt", "DELETE"
+	}
+	return true
+}
+
+// tokenCursor steps through the significant tokens of a statement.
+type tokenCursor struct {
+	text string
+	toks []Token
+	i    int // the current token, or past the end
+}
+
+func (p *tokenCursor) peek() (Token, bool) {
+	if p.i < 0 || p.i >= len(p.toks) {
+		return Token{}, false
+	}
+	return p.toks[p.i], true
+}
+
+func (p *tokenCursor) advance() {
+	if p.i = significant(p.toks, p.i+1, 1); p.i < 0 {
+		p.i = len(p.toks)
+	}
+}
+
+func (p *tokenCursor) isWord(t Token, w string) bool {
+	return t.Kind == TokIdent && strings.EqualFold(t.Text(p.text), w)
+}
+
+// word consumes the keyword w.
+func (p *tokenCursor) word(w string) bool {
+	if t, ok := p.peek(); ok && p.isWord(t, w) {
+		p.advance()
+		return true
+	}
+	return false
+}
+
+// ident consumes the identifier w when the one after it is an operator:
+// the column in `c = c + 1`.
+func (p *tokenCursor) ident(w string) bool {
+	t, ok := p.peek()
+	if !ok || !p.isWord(t, w) {
+		return false
+	}
+	if n := significant(p.toks, p.i+1, 1); n < 0 || p.toks[n].Kind != TokOp {
+		return false
+	}
+	p.advance()
+	return true
+}
+
+func (p *tokenCursor) op(o string) bool {
+	if t, ok := p.peek(); ok && t.Kind == TokOp && t.Text(p.text) == o {
+		p.advance()
+		return true
+	}
+	return false
+}
+
+func (p *tokenCursor) punct(s string) bool {
+	if t, ok := p.peek(); ok && t.Kind == TokPunct && t.Text(p.text) == s {
+		p.advance()
+		return true
+	}
+	return false
+}
+
+// plainName reports an identifier that PostgreSQL reads as a name and
+// keeps as written, but lower-cased.
+func plainName(w string) bool {
+	if len(w) == 0 || len(w) > 63 || isReserved(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i] | 0x20
+		if !(c >= 'a' && c <= 'z' || w[i] == '_' || i > 0 && (w[i] >= '0' && w[i] <= '9' || w[i] == '$')) {
+			return false
+		}
+	}
+	return true
+}
+
+// name consumes a column name and returns it lower-cased.
+func (p *tokenCursor) name() (string, bool) {
+	t, ok := p.peek()
+	if !ok || t.Kind != TokIdent || !plainName(t.Text(p.text)) || containsHole(t.Text(p.text)) {
+		return "", false
+	}
+	p.advance()
+	return strings.ToLower(t.Text(p.text)), true
+}
+
+// table consumes `name` or `schema.name`.
+func (p *tokenCursor) table(t *Table) bool {
+	first, ok := p.peek()
+	if !ok || first.Kind != TokIdent || !plainName(first.Text(p.text)) {
+		return false
+	}
+	p.advance()
+	rel := first
+	if p.punct(".") {
+		if rel, ok = p.peek(); !ok || rel.Kind != TokIdent || !plainName(rel.Text(p.text)) {
+			return false
+		}
+		p.advance()
+		t.Schema = strings.ToLower(first.Text(p.text))
+	}
+	// As the parse tree places it: from the start of the qualified name,
+	// the length of the relation's own name.
+	t.Name = strings.ToLower(rel.Text(p.text))
+	t.Span = Span{first.Start, min(first.Start+len(t.Name), len(p.text))}
+	return true
+}
+
+// value consumes a value and any casts after it.
+func (p *tokenCursor) value() (ValueKind, bool) {
+	t, ok := p.peek()
+	if !ok {
+		return 0, false
+	}
+	kind := ValueCaller
+	switch w := t.Text(p.text); {
+	case t.Kind == TokParam, t.Kind == TokNumber, t.Kind == TokString && !t.Unterminated:
+	case t.Kind != TokIdent || len(w) > 63:
+		return 0, false
+	case containsHole(w), strings.EqualFold(w, "null"), strings.EqualFold(w, "true"), strings.EqualFold(w, "false"):
+	case strings.EqualFold(w, "current_timestamp"):
+		kind = ValueNow
+	case strings.EqualFold(w, "now"):
+		p.advance()
+		if !p.punct("(") {
+			return 0, false
+		}
+		if t, ok := p.peek(); !ok || t.Kind != TokPunct || t.Text(p.text) != ")" {
+			return 0, false
+		}
+		kind = ValueNow
+	default:
+		return 0, false
+	}
+	p.advance()
+	for p.punct("::") {
+		if t, ok := p.peek(); !ok || t.Kind != TokIdent || !plainName(strings.ToLower(t.Text(p.text))) && !isReserved(t.Text(p.text)) {
+			return 0, false
+		}
+		p.advance()
+	}
+	return kind, true
+}
+
+// cond consumes `c op v` or `c IS [NOT] NULL`.
+func (p *tokenCursor) cond() (Cond, bool) {
+	col, ok := p.name()
+	if !ok {
+		return Cond{}, false
+	}
+	if p.word("is") {
+		op := OpIsNull
+		if p.word("not") {
+			op = OpIsNotNull
+		}
+		return Cond{Column: col, Op: op, Value: ValueCaller}, p.word("null")
+	}
+	t, ok := p.peek()
+	if !ok || t.Kind != TokOp {
+		return Cond{}, false
+	}
+	op := compareOp(t.Text(p.text))
+	if op == OpOther {
+		return Cond{}, false
+	}
+	p.advance()
+	v, ok := p.value()
+	return Cond{Column: col, Op: op, Value: v}, ok
 }
