@@ -89,10 +89,26 @@ func (t *Text) Literal(start, end int) (fixer.Literal, bool) {
 	return fixer.Literal{}, false
 }
 
-// textBuilder assembles a Text from consecutive pieces.
+// textBuilder assembles a Text from consecutive pieces. A text of one
+// piece, the usual kind, keeps that piece's string and copies nothing.
 type textBuilder struct {
-	sql    []byte
+	one    string // the first piece's text
+	sql    []byte // all pieces' text, once there are two
 	pieces []piece
+}
+
+// add appends s and returns where it starts.
+func (b *textBuilder) add(s string) int {
+	switch len(b.pieces) {
+	case 0:
+		b.one = s
+		return 0
+	case 1:
+		b.sql = append(make([]byte, 0, 2*(len(b.one)+len(s))), b.one...)
+	}
+	start := len(b.sql)
+	b.sql = append(b.sql, s...)
+	return start
 }
 
 // literal appends a Go string literal; it returns false when the literal's
@@ -102,8 +118,7 @@ func (b *textBuilder) literal(lit *ast.BasicLit) bool {
 	if !ok {
 		return false
 	}
-	start := len(b.sql)
-	b.sql = append(b.sql, val...)
+	start := b.add(val)
 	kind := fixer.Interpreted
 	if lit.Value[0] == '`' {
 		kind = fixer.Raw
@@ -112,18 +127,20 @@ func (b *textBuilder) literal(lit *ast.BasicLit) bool {
 	if offs == nil {
 		pos++ // byte for byte after the opening quote
 	}
-	b.pieces = append(b.pieces, piece{start: start, end: len(b.sql), pos: pos, endPos: lit.End(), offs: offs, kind: kind})
+	b.pieces = append(b.pieces, piece{start: start, end: start + len(val), pos: pos, endPos: lit.End(), offs: offs, kind: kind})
 	return true
 }
 
 // opaque appends text that maps as a whole to the expression e.
 func (b *textBuilder) opaque(s string, e ast.Node) {
-	start := len(b.sql)
-	b.sql = append(b.sql, s...)
-	b.pieces = append(b.pieces, piece{start: start, end: len(b.sql), pos: e.Pos(), endPos: e.End(), opaque: true})
+	start := b.add(s)
+	b.pieces = append(b.pieces, piece{start: start, end: start + len(s), pos: e.Pos(), endPos: e.End(), opaque: true})
 }
 
 func (b *textBuilder) text() *Text {
+	if len(b.pieces) <= 1 {
+		return &Text{SQL: b.one, pieces: b.pieces}
+	}
 	return &Text{SQL: string(b.sql), pieces: b.pieces}
 }
 

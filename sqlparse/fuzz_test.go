@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"slices"
 	"testing"
 	"unicode/utf8"
 )
@@ -59,18 +60,26 @@ func FuzzNormalize(f *testing.F) {
 	})
 }
 
-// FuzzLex checks that tokens tile the input exactly.
+// FuzzLex checks that tokens tile the input exactly, and that the text
+// before a ';' lexes to the same tokens alone as within the whole (Parse
+// reuses them for a text's first statement).
 func FuzzLex(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		end := 0
-		for _, tok := range Lex(src) {
+		toks := Lex(src)
+		for i, tok := range toks {
 			if tok.Start != end || tok.End <= tok.Start || tok.End > len(src) {
 				t.Fatalf("token %+v after %d in %q", tok, end, src)
 			}
 			end = tok.End
+			if tok.Kind == TokPunct && src[tok.Start] == ';' {
+				if alone := Lex(src[:tok.Start]); !slices.Equal(alone, toks[:i]) {
+					t.Fatalf("%q lexes to %v alone but %v before the ';' of %q", src[:tok.Start], alone, toks[:i], src)
+				}
+			}
 		}
 		if end != len(src) {
 			t.Fatalf("tokens end at %d of %d", end, len(src))

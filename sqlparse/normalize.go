@@ -38,6 +38,10 @@ type Normalized struct {
 	MySQLLocks []Span
 	// MaxDepth is the deepest parenthesis nesting seen.
 	MaxDepth int
+	// toks are Text's tokens when Text is the source unchanged (no
+	// placeholder or clause rewritten), else nil: Parse then need not lex
+	// the first statement again.
+	toks []Token
 }
 
 // Span is a half-open byte range.
@@ -52,7 +56,12 @@ type Span struct{ Start, End int }
 // the semicolons of a BEGIN ATOMIC function body do not end the statement.
 func Normalize(src string) *Normalized {
 	src = skipPsql(src)
-	return normalizeTokens(src, Lex(src))
+	toks := Lex(src)
+	n := normalizeTokens(src, toks)
+	if n.Text == src {
+		n.toks = toks
+	}
+	return n
 }
 
 func normalizeTokens(src string, toks []Token) *Normalized {

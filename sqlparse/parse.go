@@ -44,7 +44,14 @@ func parse(text string) *Script {
 	}
 	s := &Script{Text: text, Style: n.Style, MaxParam: n.MaxParam, Stmts: make([]*Statement, 0, len(n.Stmts))}
 	for _, sp := range n.Stmts {
-		rel := statements.get(n.Text[sp.Start:sp.End], parseStatement)
+		parse := parseStatement
+		if sp.Start == 0 && n.toks != nil {
+			// The statement's tokens are the text's first ones: tokens tile
+			// the text and a statement ends at a ';' token or the end.
+			toks := n.toks[:sort.Search(len(n.toks), func(i int) bool { return n.toks[i].Start >= sp.End })]
+			parse = func(text string) *Statement { return parseTokens(text, toks) }
+		}
+		rel := statements.get(n.Text[sp.Start:sp.End], parse)
 		st := rel.translate(func(off int) int { return n.Map.ToSource(sp.Start + off) })
 		for _, l := range st.Locks {
 			for _, m := range n.MySQLLocks {
@@ -150,8 +157,10 @@ func (s *Statement) translate(f func(int) int) *Statement {
 // appended to a query elsewhere) into a statement that parses.
 const fragmentPrefix = "SELECT 1 FROM dsqllint_fragment "
 
-func parseStatement(text string) *Statement {
-	toks := Lex(text)
+func parseStatement(text string) *Statement { return parseTokens(text, Lex(text)) }
+
+// parseTokens is parseStatement for text already lexed.
+func parseTokens(text string, toks []Token) *Statement {
 	first := significant(toks, 0, 1)
 	st := &Statement{Span: Span{0, len(text)}}
 	if first >= 0 {
