@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Prints dsqllint's wall time and peak memory over a do-nothing analyzer run
-# the same way, on a generated SQL-dense module (and one twice its size), on
-# the Go standard library, and on any module directories given as arguments.
+# Prints dsqllint's wall time, CPU time and peak memory over a do-nothing
+# analyzer run the same way, on a generated SQL-dense module (and one twice
+# its size), on the Go standard library, and on any module directories given
+# as arguments.
 #
 #   bench/run.sh [MODULE_DIR...]
 set -euo pipefail
@@ -16,25 +17,32 @@ go build -o "$out/noop" ./bench/noop
 go run ./bench/gen -out "$out/synth100" -packages 100 -queries 60
 go run ./bench/gen -out "$out/synth200" -packages 200 -queries 60
 
-# measure TOOL DIR PATTERN: prints "seconds peak_kib" of the best of 3 runs.
-measure() {
-	local best="" line
-	for _ in 1 2 3; do
-		(cd "$2" && /usr/bin/time -f "%e %M" -o "$times" "$tools/$1" -test=false "$3" >/dev/null 2>&1) || true
-		line=$(tail -1 "$times")
-		if [ -z "$best" ] || awk -v a="$line" -v b="$best" 'BEGIN{split(a,x," ");split(b,y," ");exit !(x[1]<y[1])}'; then best=$line; fi
-	done
-	echo "$best"
+# runs TOOL DIR PATTERN OUT: appends "wall cpu peak_kib" of one run to OUT.
+runs() {
+	(cd "$2" && /usr/bin/time -f "%e %U %S %M" -o "$times" "$tools/$1" -test=false "$3" >/dev/null 2>&1) || true
+	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$times" | tail -1 >>"$4"
 }
 
-report() { # NAME DIR PATTERN
+# report NAME DIR PATTERN: five runs of each tool, interleaved so that both
+# see the same load; the least wall and CPU time of each (the shared machine
+# only ever adds), and the median peak memory.
+report() {
 	local n d
-	n=$(measure noop "$2" "$3")
-	d=$(measure dsqllint "$2" "$3")
-	awk -v name="$1" -v n="$n" -v d="$d" 'BEGIN{
-		split(n,a," "); split(d,b," ");
-		printf "%-28s noop %7.2fs %7.0f MiB   dsqllint %7.2fs %7.0f MiB   time x%.3f  memory x%.3f\n",
-			name, a[1], a[2]/1024, b[1], b[2]/1024, b[1]/a[1], b[2]/a[2] }'
+	n=$(mktemp) d=$(mktemp)
+	for _ in 1 2 3 4 5; do
+		runs noop "$2" "$3" "$n"
+		runs dsqllint "$2" "$3" "$d"
+	done
+	paste -d' ' "$n" "$d" | awk -v name="$1" '
+		function min(a, k,  m, i) { m = a[1]; for (i = 2; i <= k; i++) if (a[i] < m) m = a[i]; return m }
+		function med(a, k,  i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }; return a[int((k + 1) / 2)] }
+		{ k++; nw[k] = $1; nc[k] = $2; nm[k] = $3; dw[k] = $4; dc[k] = $5; dm[k] = $6 }
+		END {
+			a = min(nw, k); b = min(dw, k); c = min(nc, k); e = min(dc, k); f = med(nm, k); g = med(dm, k)
+			printf "%-26s noop %6.2fs %6.2fs cpu %5.0f MiB   dsqllint %6.2fs %6.2fs cpu %5.0f MiB   time x%.2f  cpu x%.2f  memory x%.2f\n",
+				name, a, c, f / 1024, b, e, g / 1024, b / a, e / c, g / f
+		}'
+	rm -f "$n" "$d"
 }
 
 go version
