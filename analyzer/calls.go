@@ -57,6 +57,11 @@ func queryArg(info *types.Info, call *ast.CallExpr) ast.Expr {
 	if !ok {
 		return nil
 	}
+	return queryArgOf(c, call)
+}
+
+// queryArgOf is queryArg for a call whose callee is known.
+func queryArgOf(c callee, call *ast.CallExpr) ast.Expr {
 	if i, ok := queryArgs[c]; ok && i < len(call.Args) {
 		return call.Args[i]
 	}

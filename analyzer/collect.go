@@ -5,6 +5,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+
+	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
 // collect finds the candidate SQL texts of the package's Go files, in
@@ -29,24 +31,36 @@ func (c *checker) collect() []*Text {
 	for _, f := range c.pass.Files {
 		c.directives = append(c.directives, goDirectives(c.pass.Fset, f)...)
 		var stack []ast.Node
+		// scopes[i] is the function enclosing stack[i], kept beside the
+		// stack so that no node pays for a search.
+		var scopes []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
 			if n == nil {
-				stack = stack[:len(stack)-1]
+				stack, scopes = stack[:len(stack)-1], scopes[:len(scopes)-1]
 				return true
 			}
-			scope := enclosingFunc(stack)
-			stack = append(stack, n)
+			var scope ast.Node
+			if len(scopes) > 0 {
+				scope = scopes[len(scopes)-1]
+				switch stack[len(stack)-1].(type) {
+				case *ast.FuncDecl, *ast.FuncLit:
+					scope = stack[len(stack)-1]
+				}
+			}
+			stack, scopes = append(stack, n), append(scopes, scope)
 			switch n := n.(type) {
 			case *ast.CallExpr:
 				fn, key, ok := calleeOf(info, n)
+				var arg ast.Expr
 				if ok {
 					if fd := c.funcs[fn]; fd != nil && scope != nil {
 						closure, loops := c.retryContext(stack)
 						c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, closure, loops})
 					}
 					c.observeCall(n, fn, key, stack, scope)
+					arg = queryArgOf(key, n)
 				}
-				if arg := queryArg(info, n); arg != nil {
+				if arg != nil {
 					t := c.textOf(arg)
 					if t != nil {
 						t.Known, t.Scope = true, scope
@@ -74,8 +88,15 @@ func (c *checker) collect() []*Text {
 			case *ast.BasicLit, *ast.BinaryExpr:
 				// Only these carry literal text; a named constant is checked
 				// at its declaration. Cheap type tests before map lookups.
-				if lit, ok := n.(*ast.BasicLit); ok && lit.Kind != token.STRING {
-					return true
+				if lit, ok := n.(*ast.BasicLit); ok {
+					// A lone literal the prefilter rejects is no text in any
+					// role: rule it out before the type and stack lookups.
+					if lit.Kind != token.STRING {
+						return true
+					}
+					if val, _, ok := decodeLiteral(lit.Value); !ok || !sqlparse.LooksLikeSQL(val) {
+						return true
+					}
 				}
 				if bin, ok := n.(*ast.BinaryExpr); ok && bin.Op != token.ADD {
 					return true
@@ -87,7 +108,8 @@ func (c *checker) collect() []*Text {
 					t.Scope = scope
 					t.Const = c.declared(stack)
 					texts = append(texts, t)
-					stack = stack[:len(stack)-1] // Inspect makes no closing call when we return false
+					// Inspect makes no closing call when we return false.
+					stack, scopes = stack[:len(stack)-1], scopes[:len(scopes)-1]
 					return false
 				}
 			}
@@ -128,16 +150,6 @@ func (c *checker) declared(stack []ast.Node) types.Object {
 			}
 		}
 		return nil
-	}
-	return nil
-}
-
-func enclosingFunc(stack []ast.Node) ast.Node {
-	for i := len(stack) - 1; i >= 0; i-- {
-		switch stack[i].(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			return stack[i]
-		}
 	}
 	return nil
 }
