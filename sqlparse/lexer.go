@@ -1,5 +1,7 @@
 package sqlparse
 
+import "sync"
+
 // TokenKind classifies a lexical token of SQL text.
 type TokenKind uint8
 
@@ -33,14 +35,20 @@ func (t Token) Text(src string) string { return src[t.Start:t.End] }
 // Lex splits src into tokens. It never fails: bytes it does not recognise
 // become one-byte operator tokens, unterminated strings and comments run to
 // the end. It runs in time linear in len(src) and does not recurse.
-func Lex(src string) []Token {
+func Lex(src string) []Token { return lexInto(nil, src) }
+
+// lexInto is Lex appending to toks[:0], which it grows only when too small.
+func lexInto(toks []Token, src string) []Token {
 	// Counting first costs less than the garbage of growing the slice:
 	// token density varies from one per byte to one per line.
 	n := 0
 	for i := 0; i < len(src); n++ {
 		i = lexOne(src, i).End
 	}
-	toks := make([]Token, 0, n)
+	if cap(toks) < n {
+		toks = make([]Token, 0, n)
+	}
+	toks = toks[:0]
 	for i := 0; i < len(src); {
 		t := lexOne(src, i)
 		toks = append(toks, t)
@@ -294,4 +302,20 @@ func lexDollar(src string, i int) (Token, bool) {
 		}
 	}
 	return Token{Kind: TokString, Start: i, End: len(src), Unterminated: true}, true
+}
+
+// tokenBuffers recycles the token slices of Parse: no statement model keeps
+// a token, and lexing was most of the garbage a new text left behind.
+var tokenBuffers = sync.Pool{New: func() any { return new([]Token) }}
+
+// maxPooledTokens keeps the buffers of huge texts out of the pool.
+const maxPooledTokens = 1 << 12
+
+func getTokens() *[]Token { return tokenBuffers.Get().(*[]Token) }
+
+func putTokens(b *[]Token, toks []Token) {
+	if cap(toks) <= maxPooledTokens {
+		*b = toks[:0]
+		tokenBuffers.Put(b)
+	}
 }

@@ -64,6 +64,18 @@ func Normalize(src string) *Normalized {
 	return n
 }
 
+// normalizeInto is Normalize lexing into buf; n.toks, when set, is buf's
+// memory and lives only as long as the caller keeps buf.
+func normalizeInto(buf []Token, src string) (n *Normalized, toks []Token) {
+	src = skipPsql(src)
+	toks = lexInto(buf, src)
+	n = normalizeTokens(src, toks)
+	if n.Text == src {
+		n.toks = toks
+	}
+	return n, toks
+}
+
 func normalizeTokens(src string, toks []Token) *Normalized {
 	n := &Normalized{}
 	var b strings.Builder

@@ -35,7 +35,9 @@ func parse(text string) *Script {
 	case !utf8.ValidString(text):
 		return &Script{Skipped: "text is not valid UTF-8"}
 	}
-	n := Normalize(text)
+	buf := getTokens()
+	n, toks := normalizeInto(*buf, text)
+	defer putTokens(buf, toks)
 	if n.MaxDepth > MaxDepth {
 		return &Script{Skipped: fmt.Sprintf("parentheses nest %d deep, over the limit of %d", n.MaxDepth, MaxDepth)}
 	}
@@ -52,7 +54,15 @@ func parse(text string) *Script {
 			parse = func(text string) *Statement { return parseTokens(text, toks) }
 		}
 		rel := statements.get(n.Text[sp.Start:sp.End], parse)
-		st := rel.translate(func(off int) int { return n.Map.ToSource(sp.Start + off) })
+		var st *Statement
+		if sp.Start == 0 && n.toks != nil {
+			// Offsets are the same in both texts: share the model, which
+			// is never modified, and own only what place sets.
+			cp := *rel
+			st = &cp
+		} else {
+			st = rel.translate(func(off int) int { return n.Map.ToSource(sp.Start + off) })
+		}
 		for _, l := range st.Locks {
 			for _, m := range n.MySQLLocks {
 				if l.Span.Start == m.Start {
@@ -157,7 +167,12 @@ func (s *Statement) translate(f func(int) int) *Statement {
 // appended to a query elsewhere) into a statement that parses.
 const fragmentPrefix = "SELECT 1 FROM dsqllint_fragment "
 
-func parseStatement(text string) *Statement { return parseTokens(text, Lex(text)) }
+func parseStatement(text string) *Statement {
+	buf := getTokens()
+	toks := lexInto(*buf, text)
+	defer putTokens(buf, toks)
+	return parseTokens(text, toks)
+}
 
 // parseTokens is parseStatement for text already lexed.
 func parseTokens(text string, toks []Token) *Statement {
