@@ -3,6 +3,7 @@ package analyzer
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -99,4 +100,42 @@ func isMessageCall(info *types.Info, call *ast.CallExpr) bool {
 		return logMethods[fn.Name()]
 	}
 	return false
+}
+
+// dbPackages are the packages whose calls, types and options the Go-flow
+// rules follow: database/sql, sqlx, pgx, and the ORMs' locking APIs.
+var dbPackages = func() map[string]bool {
+	m := map[string]bool{pkgGormClause: true, pkgGoqu: true, pkgGoquExp: true, pkgEntSQL: true}
+	for _, t := range []map[callee]bool{beginMethods, execMethods} {
+		for c := range t {
+			m[c.pkg] = true
+		}
+	}
+	for c := range queryArgs {
+		m[c.pkg] = true
+	}
+	return m
+}()
+
+// reachesDB reports whether pkg is, or imports directly or indirectly, one
+// of dbPackages. A package that does not can hold no value of their types
+// and call none of their functions, so the Go-flow rules have nothing to
+// follow there; its SQL texts are still checked.
+func reachesDB(pkg *types.Package) bool {
+	if pkg == nil {
+		return true // be thorough when in doubt
+	}
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package) bool
+	visit = func(p *types.Package) bool {
+		if seen[p] {
+			return false
+		}
+		seen[p] = true
+		if dbPackages[p.Path()] {
+			return true
+		}
+		return slices.ContainsFunc(p.Imports(), visit)
+	}
+	return visit(pkg)
 }

@@ -27,6 +27,7 @@ func (c *checker) collect() []*Text {
 	c.uses = map[types.Object][]*Text{}
 	c.defs = map[types.Object]ast.Expr{}
 	c.loops = map[ast.Node]bool{}
+	db := reachesDB(c.pass.Pkg)
 	var texts []*Text
 	for _, f := range c.pass.Files {
 		c.directives = append(c.directives, goDirectives(c.pass.Fset, f)...)
@@ -54,11 +55,17 @@ func (c *checker) collect() []*Text {
 				var arg ast.Expr
 				if ok {
 					if fd := c.funcs[fn]; fd != nil && scope != nil {
-						closure, loops := c.retryContext(stack)
+						var closure bool
+						var loops []ast.Node
+						if db {
+							closure, loops = c.retryContext(stack)
+						}
 						c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, closure, loops})
 					}
-					c.observeCall(n, fn, key, stack, scope)
-					arg = queryArgOf(key, n)
+					if db {
+						c.observeCall(n, fn, key, stack, scope)
+						arg = queryArgOf(key, n)
+					}
 				}
 				if arg != nil {
 					t := c.textOf(arg)
@@ -76,11 +83,15 @@ func (c *checker) collect() []*Text {
 					c.queries = append(c.queries, &queryCall{call: n, key: key, text: t, scope: scope, stack: append([]ast.Node(nil), stack...)})
 				}
 			case *ast.CompositeLit:
-				c.observeLiteral(n)
+				if db {
+					c.observeLiteral(n)
+				}
 			case *ast.AssignStmt:
-				c.observeAssign(n)
+				if db {
+					c.observeAssign(n)
+				}
 			case *ast.ValueSpec:
-				if len(n.Names) == 1 && len(n.Values) == 1 {
+				if db && len(n.Names) == 1 && len(n.Values) == 1 {
 					if obj := info.Defs[n.Names[0]]; obj != nil {
 						c.defs[obj] = n.Values[0]
 					}
