@@ -5,6 +5,10 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"sort"
+	"time"
+
+	"golang.org/x/tools/go/analysis/checker"
 )
 
 // startProfiles starts the CPU profile asked for by -cpuprofile; the
@@ -44,4 +48,22 @@ func writeHeapProfile(path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// printTiming reports where a run's time went: loading (go list, parsing,
+// type checking) and analysis, with the sum of the analyzer's time over
+// packages (which run in parallel) and the five slowest.
+func printTiming(graph *checker.Graph, load, analysis time.Duration) {
+	var acts []*checker.Action
+	var sum time.Duration
+	for act := range graph.All() {
+		acts = append(acts, act)
+		sum += act.Duration
+	}
+	sort.Slice(acts, func(i, j int) bool { return acts[i].Duration > acts[j].Duration })
+	fmt.Fprintf(os.Stderr, "dsqllint: load %v, analysis %v (%v over %d packages)\n",
+		load.Round(time.Millisecond), analysis.Round(time.Millisecond), sum.Round(time.Millisecond), len(acts))
+	for _, act := range acts[:min(5, len(acts))] {
+		fmt.Fprintf(os.Stderr, "dsqllint: %10v %s\n", act.Duration.Round(time.Microsecond), act.Package.PkgPath)
+	}
 }

@@ -24,7 +24,7 @@ func TestJSONMatchesXTools(t *testing.T) {
 		}
 	}
 	t.Chdir(dir)
-	res, graph, code := checkPackages(analyzer.New(), []string{"./..."}, true)
+	res, graph, code := checkPackages(analyzer.New(), []string{"./..."}, true, false)
 	if res == nil || code != exitClean {
 		t.Fatalf("checkPackages: exit %d", code)
 	}

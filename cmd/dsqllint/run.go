@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -29,6 +30,7 @@ const (
 // options are the driver's own flags.
 type options struct {
 	json, fix, diff, tests bool
+	timing                 bool
 	context                int
 	format                 string
 	failOn                 failLevel
@@ -53,6 +55,7 @@ func run(a *analysis.Analyzer, args []string) int {
 	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, print the changes as a unified diff instead of applying them")
 	fs.BoolVar(&o.tests, "test", true, "also check test files")
+	fs.BoolVar(&o.timing, "timing", false, "print on stderr the time spent loading packages and analysing them, and the slowest packages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to `FILE`")
 	if err := fs.Parse(args); err != nil {
@@ -92,7 +95,7 @@ func run(a *analysis.Analyzer, args []string) int {
 	if sqlMode(fs.Args()) {
 		res, code = checkSQL(a, fs.Args())
 	} else {
-		res, _, code = checkPackages(a, fs.Args(), o.tests)
+		res, _, code = checkPackages(a, fs.Args(), o.tests, o.timing)
 	}
 	if res == nil {
 		return exitFailure
@@ -162,9 +165,11 @@ func report(res *result, outs []output, o options, code int) int {
 
 // checkPackages loads and analyses Go packages. The graph is returned for
 // tests that compare output with x/tools' own printers.
-func checkPackages(a *analysis.Analyzer, patterns []string, tests bool) (*result, *checker.Graph, int) {
+func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) (*result, *checker.Graph, int) {
 	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Tests: tests}
+	start := time.Now()
 	pkgs, err := packages.Load(cfg, patterns...)
+	loaded := time.Since(start)
 	if err == nil && len(pkgs) == 0 {
 		err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
 	}
@@ -198,6 +203,9 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests bool) (*result
 	}
 	if res.fset == nil {
 		res.fset = token.NewFileSet()
+	}
+	if timing {
+		printTiming(graph, loaded, time.Since(start)-loaded)
 	}
 	return res, graph, code
 }
