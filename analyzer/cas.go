@@ -30,7 +30,7 @@ func (c *checker) uncheckedCAS(q *queryCall) {
 // affected-row count is read (or the result escapes where we cannot see).
 func (c *checker) resultUse(q *queryCall) string {
 	info := c.pass.TypesInfo
-	parent := q.stack[len(q.stack)-2]
+	parent := q.parent
 	var res ast.Expr
 	switch p := parent.(type) {
 	case *ast.ExprStmt:
@@ -163,7 +163,7 @@ func paramAt(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, arg ast.Exp
 // `_, err =`, and inside if) to `err := occ.ExecCAS(ctx, tx, q, args...)`,
 // and pgx `tx.Exec` to occpgx.ExecCAS, adding the import.
 func (c *checker) execCASFix(q *queryCall) *analysis.SuggestedFix {
-	assign, ok := q.stack[len(q.stack)-2].(*ast.AssignStmt)
+	assign, ok := q.parent.(*ast.AssignStmt)
 	if !ok || len(assign.Lhs) != 2 || len(q.call.Args) < 2 {
 		return nil
 	}

@@ -80,7 +80,7 @@ func (c *checker) collect() []*Text {
 						t.Scope = scope
 						texts = append(texts, t)
 					}
-					c.queries = append(c.queries, &queryCall{call: n, key: key, text: t, scope: scope, stack: append([]ast.Node(nil), stack...)})
+					c.queries = append(c.queries, &queryCall{call: n, key: key, text: t, scope: scope, parent: stack[len(stack)-2]})
 				}
 			case *ast.CompositeLit:
 				if db {

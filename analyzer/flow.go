@@ -20,11 +20,11 @@ import (
 
 // queryCall is a call of a known query method.
 type queryCall struct {
-	call  *ast.CallExpr
-	key   callee
-	text  *Text // nil when the SQL is not known
-	scope ast.Node
-	stack []ast.Node // ancestors, the call's parent last
+	call   *ast.CallExpr
+	key    callee
+	text   *Text // nil when the SQL is not known
+	scope  ast.Node
+	parent ast.Node // the node holding the call
 }
 
 // beginCall is a call that starts a transaction.
