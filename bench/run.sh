@@ -23,13 +23,13 @@ runs() {
 	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$times" | tail -1 >>"$4"
 }
 
-# report NAME DIR PATTERN: five runs of each tool, interleaved so that both
+# report NAME DIR PATTERN: seven runs of each tool, interleaved so that both
 # see the same load; the least wall and CPU time of each (the shared machine
 # only ever adds), and the median peak memory.
 report() {
 	local n d
 	n=$(mktemp) d=$(mktemp)
-	for _ in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5 6 7; do
 		runs noop "$2" "$3" "$n"
 		runs dsqllint "$2" "$3" "$d"
 	done
