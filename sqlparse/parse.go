@@ -182,7 +182,7 @@ func parseTokens(text string, toks []Token) *Statement {
 		st.KeywordSpan = Span{toks[first].Start, toks[first].End}
 		st.Span.Start = toks[first].Start
 	}
-	if tokenModel(st, text, toks, first) || tokenWrite(st, text, toks, first) {
+	if tokenModel(st, text, toks, first) || tokenWrite(st, text, toks, first) || tokenLockedSelect(st, text, toks, first) {
 		return st
 	}
 	return parseTree(st, text, toks, first)

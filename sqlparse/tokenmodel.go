@@ -104,7 +104,8 @@ func tokenWrite(st *Statement, text string, toks []Token, first int) bool {
 	default:
 		return false
 	}
-	if !p.table(&w.Table) {
+	ok := p.table(&w.Table)
+	if !ok {
 		return false
 	}
 	if w.Kind == KindUpdate {
@@ -135,15 +136,8 @@ func tokenWrite(st *Statement, text string, toks []Token, first int) bool {
 	if t, ok := p.peek(); ok && p.isWord(t, "where") {
 		p.advance()
 		w.HasWhere, w.WhereSpan = true, Span{t.Start, t.End}
-		for {
-			c, ok := p.cond()
-			if !ok {
-				return false
-			}
-			w.Where = append(w.Where, c)
-			if !p.word("and") {
-				break
-			}
+		if w.Where, ok = p.conds(w.Table); !ok {
+			return false
 		}
 	}
 	if _, more := p.peek(); more {
@@ -309,9 +303,42 @@ func (p *tokenCursor) value() (ValueKind, bool) {
 	return kind, true
 }
 
-// cond consumes `c op v` or `c IS [NOT] NULL`.
-func (p *tokenCursor) cond() (Cond, bool) {
-	col, ok := p.name()
+// column consumes a column of target: `c`, or `t.c` where t is the
+// target's name or alias.
+func (p *tokenCursor) column(target Table) (string, bool) {
+	t, ok := p.peek()
+	if !ok || t.Kind != TokIdent || !plainName(t.Text(p.text)) {
+		return "", false
+	}
+	if n := significant(p.toks, p.i+1, 1); n >= 0 && p.toks[n].Kind == TokPunct && p.text[p.toks[n].Start] == '.' {
+		rel := strings.ToLower(t.Text(p.text))
+		if rel != target.Name && rel != target.Alias {
+			return "", false
+		}
+		p.advance()
+		p.advance()
+	}
+	return p.name()
+}
+
+// conds consumes conditions joined by AND.
+func (p *tokenCursor) conds(target Table) ([]Cond, bool) {
+	var out []Cond
+	for {
+		c, ok := p.cond(target)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, c)
+		if !p.word("and") {
+			return out, true
+		}
+	}
+}
+
+// cond consumes `c op v` or `c IS [NOT] NULL` on a column of target.
+func (p *tokenCursor) cond(target Table) (Cond, bool) {
+	col, ok := p.column(target)
 	if !ok {
 		return Cond{}, false
 	}
@@ -333,4 +360,137 @@ func (p *tokenCursor) cond() (Cond, bool) {
 	p.advance()
 	v, ok := p.value()
 	return Cond{Column: col, Op: op, Value: v}, ok
+}
+
+// tokenLockedSelect models from its tokens a SELECT that locks the rows of
+// one table, the shape of the reads that guard a read-modify-write:
+//
+//	SELECT list FROM t [[AS] a] [WHERE cond [AND ...]]
+//	    [ORDER BY c [ASC|DESC] [, ...]] [LIMIT v]
+//	    FOR UPDATE|NO KEY UPDATE|SHARE|KEY SHARE [OF t [, ...]] [NOWAIT|SKIP LOCKED]
+//
+// where the list holds names, qualified names, `*` and aliases only (no
+// parentheses, so no subquery or call), and conditions are those of
+// tokenWrite on columns of t. As with tokenModel, the result equals the
+// parse tree's.
+func tokenLockedSelect(st *Statement, text string, toks []Token, first int) bool {
+	p := &tokenCursor{text: text, toks: toks, i: first}
+	if !p.word("select") {
+		return false
+	}
+	items := 0
+	for ; ; items++ {
+		t, ok := p.peek()
+		if !ok {
+			return false
+		}
+		w := t.Text(p.text)
+		switch {
+		case t.Kind == TokIdent && strings.EqualFold(w, "from"):
+		case t.Kind == TokIdent && (strings.EqualFold(w, "as") || plainName(w)),
+			t.Kind == TokPunct && (w == "," || w == "."), t.Kind == TokOp && w == "*":
+			p.advance()
+			continue
+		default:
+			return false
+		}
+		break
+	}
+	if items == 0 || !p.word("from") {
+		return false
+	}
+	sel := &Select{HasFrom: true, Tables: make([]Table, 1)}
+	table := &sel.Tables[0]
+	if !p.table(table) {
+		return false
+	}
+	p.word("as")
+	if t, ok := p.peek(); ok && t.Kind == TokIdent && plainName(t.Text(p.text)) {
+		table.Alias = strings.ToLower(t.Text(p.text))
+		p.advance()
+	}
+	if p.word("where") {
+		var ok bool
+		if sel.Where, ok = p.conds(*table); !ok {
+			return false
+		}
+	}
+	if p.word("order") {
+		if !p.word("by") {
+			return false
+		}
+		for {
+			if _, ok := p.column(*table); !ok {
+				return false
+			}
+			_ = p.word("asc") || p.word("desc")
+			if !p.punct(",") {
+				break
+			}
+		}
+	}
+	if p.word("limit") {
+		if t, ok := p.peek(); !ok || t.Kind != TokParam && t.Kind != TokNumber {
+			return false
+		}
+		p.advance()
+	}
+	l := &Lock{Select: sel}
+	switch {
+	case !p.word("for"):
+		return false
+	case p.word("update"):
+		l.Strength = ForUpdate
+	case p.word("share"):
+		l.Strength = ForShare
+	case p.word("no"):
+		if !p.word("key") || !p.word("update") {
+			return false
+		}
+		l.Strength = ForNoKeyUpdate
+	case p.word("key"):
+		if !p.word("share") {
+			return false
+		}
+		l.Strength = ForKeyShare
+	default:
+		return false
+	}
+	if p.word("of") {
+		for {
+			var of Table
+			if !p.table(&of) {
+				return false
+			}
+			l.Of = append(l.Of, of.Name)
+			if !p.punct(",") {
+				break
+			}
+		}
+	}
+	switch {
+	case p.word("nowait"):
+		l.Wait = WaitNoWait
+	case p.word("skip"):
+		if !p.word("locked") {
+			return false
+		}
+		l.Wait = WaitSkipLocked
+	}
+	if _, more := p.peek(); more {
+		return false
+	}
+	spans := lockTokens(text, toks)
+	if len(spans) != 1 || spans[0].Strength != l.Strength {
+		return false
+	}
+	l.Span, l.WaitSpan, l.Words = spans[0].Span, spans[0].WaitSpan, spans[0].Words
+	f := tokenFacts(text, toks)
+	if len(f.Calls) > 0 || len(f.Clauses) > 0 {
+		return false
+	}
+	sel.Locks = []*Lock{l}
+	f.Class, f.Tag = ClassNone, "SELECT"
+	st.Kind, st.Node, st.Locks, st.Facts = KindSelect, "SelectStmt", []*Lock{l}, f
+	return true
 }

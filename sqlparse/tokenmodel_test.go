@@ -50,6 +50,14 @@ var tokenModelSeeds = []string{
 	"UPDATE t SET a = 1 WHERE current_user = $1", "UPDATE t SET a = -1", "UPDATE t SET a = $1 WHERE b = $2::timestamp with time zone",
 	"DELETE FROM t WHERE pg_advisory_lock = 1", "UPDATE ONLY t SET a = 1", "UPDATE t SET a = 'x' 'y'",
 	"UPDATE t SET a = 1 WHERE", "UPDATE t SET", "DELETE FROM", "DELETE t",
+	"SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE",
+	"select s.range_id, s.data from public.shards as s where s.shard_id = $1 and s.range_id >= 0 for no key update",
+	"SELECT * FROM tasks t WHERE t.queue = $1 AND t.leased_until IS NULL ORDER BY t.id, created DESC LIMIT 10 FOR UPDATE OF t SKIP LOCKED",
+	"SELECT id FROM jobs WHERE state = 'ready' LIMIT $1 FOR SHARE NOWAIT", "SELECT a, b AS c FROM t FOR KEY SHARE",
+	"SELECT * FROM t WHERE u.id = $1 FOR UPDATE", "SELECT count(*) FROM t FOR UPDATE", "SELECT * FROM t, u FOR UPDATE",
+	"SELECT * FROM t JOIN u ON u.id = t.id FOR UPDATE", "SELECT * FROM t FOR UPDATE FOR SHARE", "SELECT DISTINCT a FROM t FOR UPDATE",
+	"SELECT * FROM t FOR UPDATE OF u", "SELECT * FROM t LIMIT ALL FOR UPDATE", "SELECT * FROM t FOR UPDATE SKIP", "SELECT FROM t FOR UPDATE",
+	"SELECT * FROM t WHERE id = $1 FOR", "SELECT * FROM t ORDER BY a NULLS FIRST FOR UPDATE",
 	"SELECT", "INSERT", "SELECT FROM WHERE", "INSERT INTO t VALUES (", "select the rows", "WITH",
 }
 
@@ -66,7 +74,7 @@ func TestTokenModelMatchesParse(t *testing.T) {
 		t.Errorf("the token model answered for %d texts; want the plain reads, inserts and writes (at least 25)", modelled)
 	}
 	for _, text := range []string{
-		"SELECT * FROM t FOR UPDATE", "SELECT * INTO new_t FROM t", "SELECT pg_advisory_lock($1)",
+		"SELECT * FROM t JOIN u ON u.id = t.id FOR UPDATE", "SELECT count(*) FROM t FOR UPDATE", "SELECT * INTO new_t FROM t", "SELECT pg_advisory_lock($1)",
 		"WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "INSERT INTO t SELECT * FROM u",
 		"INSERT INTO t (a) VALUES (1) ON CONFLICT (a) DO UPDATE SET a = excluded.a",
 		"SELECT * FROM t TABLESAMPLE SYSTEM (1)", "UPDATE t SET a = b + 1", "UPDATE t AS x SET a = 1",
@@ -75,7 +83,7 @@ func TestTokenModelMatchesParse(t *testing.T) {
 	} {
 		toks := Lex(text)
 		first := significant(toks, 0, 1)
-		if tokenModel(&Statement{}, text, toks, first) || tokenWrite(&Statement{}, text, toks, first) {
+		if tokenModel(&Statement{}, text, toks, first) || tokenWrite(&Statement{}, text, toks, first) || tokenLockedSelect(&Statement{}, text, toks, first) {
 			t.Errorf("token model answered for %q, which needs the parse tree", text)
 		}
 	}
@@ -96,7 +104,7 @@ func checkTokenModel(t *testing.T, text string) bool {
 		return st
 	}
 	fast := start()
-	if !tokenModel(fast, text, toks, first) && !tokenWrite(fast, text, toks, first) {
+	if !tokenModel(fast, text, toks, first) && !tokenWrite(fast, text, toks, first) && !tokenLockedSelect(fast, text, toks, first) {
 		return false
 	}
 	tree := parseTree(start(), text, toks, first)
@@ -173,10 +181,11 @@ func TestTokenModelOnRepositorySQL(t *testing.T) {
 	}
 }
 
-// TestTokenWriteOnGeneratedStatements checks the property on writes built
-// from words that sit near the edges of the token grammar: keywords that
-// parse as values or operators, casts, qualified names, OR and IN.
-func TestTokenWriteOnGeneratedStatements(t *testing.T) {
+// TestTokenModelOnGeneratedStatements checks the property on writes and
+// locking reads built from words that sit near the edges of the token
+// grammar: keywords that parse as values or operators, casts, qualified
+// names, aliases, joins, OR and IN.
+func TestTokenModelOnGeneratedStatements(t *testing.T) {
 	heads := []string{"UPDATE t SET ", "UPDATE s.t SET ", "update T set ", "DELETE FROM t ", "DELETE FROM t WHERE ", "UPDATE t SET a = "}
 	words := []string{
 		"a", "b", "version", "t.a", "x.a", "=", "<>", "!=", "<", "<=", ">", ">=", "+", "-", "*", "||",
@@ -195,15 +204,33 @@ func TestTokenWriteOnGeneratedStatements(t *testing.T) {
 	pick := func(rng *rand.Rand, l []string) string { return l[rng.IntN(len(l))] }
 	rng := rand.New(rand.NewPCG(1, 2))
 	modelled := 0
-	for i := range 20000 {
+	for i := range 30000 {
 		var b strings.Builder
-		if i%2 == 0 {
+		switch {
+		case i%3 == 2: // a locking SELECT
+			b.WriteString("SELECT " + pick(rng, []string{"*", "a", "t.a, x.b", "a AS b", "a b", "count(*)", "DISTINCT a", "x.*", ""}))
+			b.WriteString(" FROM " + pick(rng, []string{"t", "s.t", "t x", "t AS x", "t JOIN u ON u.id = t.id", "t, u", "only t"}))
+			if rng.IntN(3) > 0 {
+				b.WriteString(" WHERE ")
+				for j := range 1 + rng.IntN(3) {
+					if j > 0 {
+						b.WriteString(pick(rng, joins))
+					}
+					b.WriteString(pick(rng, []string{"a", "x.a", "t.a", "u.a", "s.t.a"}) + " " + pick(rng, ops) + " " + pick(rng, vals))
+				}
+			}
+			b.WriteString(pick(rng, []string{"", " ORDER BY a", " ORDER BY x.a DESC, b", " ORDER BY a NULLS LAST", " ORDER BY 1"}))
+			b.WriteString(pick(rng, []string{"", " LIMIT 1", " LIMIT $1", " LIMIT ALL", " OFFSET 2"}))
+			b.WriteString(pick(rng, []string{" FOR UPDATE", " FOR SHARE", " FOR NO KEY UPDATE", " for key share", " FOR UPDATE OF t",
+				" FOR UPDATE OF x", " FOR UPDATE OF t, u SKIP LOCKED", " FOR UPDATE NOWAIT", " FOR SHARE SKIP LOCKED",
+				" FOR UPDATE FOR SHARE", " FOR UPDATE SKIP", ""}))
+		case i%3 == 0:
 			b.WriteString(heads[rng.IntN(len(heads))])
 			for range rng.IntN(12) {
 				b.WriteString(words[rng.IntN(len(words))])
 				b.WriteByte(' ')
 			}
-		} else {
+		default:
 			b.WriteString(pick(rng, []string{"UPDATE t SET ", "UPDATE s.t SET ", "DELETE FROM t"}))
 			if !strings.HasPrefix(b.String(), "DELETE") {
 				for j := range 1 + rng.IntN(3) {
@@ -230,8 +257,8 @@ func TestTokenWriteOnGeneratedStatements(t *testing.T) {
 			return
 		}
 	}
-	t.Logf("%d of 20000 generated writes modelled from tokens", modelled)
-	if modelled < 100 {
-		t.Errorf("only %d generated writes went through the token model", modelled)
+	t.Logf("%d of 30000 generated statements modelled from tokens", modelled)
+	if modelled < 1000 {
+		t.Errorf("only %d generated statements went through the token model", modelled)
 	}
 }
