@@ -11,7 +11,9 @@
 // -json (the x/tools JSON tree), -fail-on=warning|error, -baseline=FILE and
 // -write-baseline=FILE (report only findings not recorded before), -c=N
 // (context lines), -fix (apply suggested fixes), -diff (with -fix: print a
-// diff instead of writing), plus the analyzer's own flags (see -help).
+// diff instead of writing), -timing (load and analysis time, slowest
+// packages), -cpuprofile and -memprofile (pprof files), plus the
+// analyzer's own flags (see -help).
 //
 // Exit status: 0 clean, 3 findings at or above -fail-on reported, 1 the tool
 // failed (load errors, bad flags, an unreadable baseline). -json and -fix
