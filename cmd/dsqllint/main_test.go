@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -120,6 +121,29 @@ func TestFlags(t *testing.T) {
 	}
 	if out, code := run(t, dir, bin, "-disable=DSQL001", "./..."); code != 0 {
 		t.Errorf("-disable=DSQL001: exit %d\n%s", code, out)
+	}
+}
+
+// TestDiagnosticFlags: -timing names the phases and the package analysed;
+// the profiles are gzipped pprof files; the findings stay the same.
+func TestDiagnosticFlags(t *testing.T) {
+	dir := module(t, shareLockSrc)
+	cpu, mem := filepath.Join(t.TempDir(), "cpu.pprof"), filepath.Join(t.TempDir(), "mem.pprof")
+	out, code := run(t, dir, bin, "-timing", "-cpuprofile="+cpu, "-memprofile="+mem, "./...")
+	if code != 3 || strings.Count(out, "DSQL001") != 1 {
+		t.Errorf("exit %d, want 3 and the one finding:\n%s", code, out)
+	}
+	if !regexp.MustCompile(`dsqllint: load \S+, analysis \S+ \(\S+ over 1 package\)\ndsqllint: +\S+ example.com/m\n`).MatchString(out) {
+		t.Errorf("-timing output:\n%s", out)
+	}
+	for _, f := range []string{cpu, mem} {
+		b, err := os.ReadFile(f)
+		if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+			t.Errorf("%s is not a gzipped profile (%d bytes, %v)", f, len(b), err)
+		}
+	}
+	if out, code := run(t, dir, bin, "-cpuprofile="+filepath.Join(dir, "no", "such", "dir"), "./..."); code != 1 {
+		t.Errorf("unwritable profile: exit %d, want 1\n%s", code, out)
 	}
 }
 

@@ -61,8 +61,12 @@ func printTiming(graph *checker.Graph, load, analysis time.Duration) {
 		sum += act.Duration
 	}
 	sort.Slice(acts, func(i, j int) bool { return acts[i].Duration > acts[j].Duration })
-	fmt.Fprintf(os.Stderr, "dsqllint: load %v, analysis %v (%v over %d packages)\n",
-		load.Round(time.Millisecond), analysis.Round(time.Millisecond), sum.Round(time.Millisecond), len(acts))
+	packages := "packages"
+	if len(acts) == 1 {
+		packages = "package"
+	}
+	fmt.Fprintf(os.Stderr, "dsqllint: load %v, analysis %v (%v over %d %s)\n",
+		load.Round(time.Millisecond), analysis.Round(time.Millisecond), sum.Round(time.Millisecond), len(acts), packages)
 	for _, act := range acts[:min(5, len(acts))] {
 		fmt.Fprintf(os.Stderr, "dsqllint: %10v %s\n", act.Duration.Round(time.Microsecond), act.Package.PkgPath)
 	}
