@@ -6,9 +6,13 @@
 // nothing: [LooksLikeSQL] is a cheap prefilter; [Parse] lexes the text,
 // normalises driver placeholders (?, :name, @name, printf verbs) to
 // PostgreSQL syntax while keeping an offset map back to the source, splits
-// statements, and parses each one with pg_query (cached by content). When a
-// statement does not parse, a token scan still recognises the few things
-// the rules need (MySQL LOCK IN SHARE MODE, bare locking-clause fragments).
+// statements, and models each one (cached by content). The shapes most
+// persistence code writes (plain reads and inserts, fenced UPDATE and
+// DELETE, one-table locking reads) are modelled from their tokens, a tenth
+// of the cost; every other statement is parsed with pg_query, and the two
+// paths must give the same model (tokenmodel_test.go). When a statement
+// does not parse, a token scan still recognises the few things the rules
+// need (MySQL LOCK IN SHARE MODE, bare locking-clause fragments).
 //
 // Every offset in the model is a byte offset into the text given to Parse.
 package sqlparse
