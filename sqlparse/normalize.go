@@ -55,17 +55,12 @@ type Span struct{ Start, End int }
 // psql meta-commands and COPY data are blanked first (see skipPsql), and
 // the semicolons of a BEGIN ATOMIC function body do not end the statement.
 func Normalize(src string) *Normalized {
-	src = skipPsql(src)
-	toks := Lex(src)
-	n := normalizeTokens(src, toks)
-	if n.Text == src {
-		n.toks = toks
-	}
+	n, _ := normalizeInto(nil, src)
 	return n
 }
 
-// normalizeInto is Normalize lexing into buf; n.toks, when set, is buf's
-// memory and lives only as long as the caller keeps buf.
+// normalizeInto is Normalize lexing into buf, whose memory n.toks and the
+// returned tokens then share.
 func normalizeInto(buf []Token, src string) (n *Normalized, toks []Token) {
 	src = skipPsql(src)
 	toks = lexInto(buf, src)

@@ -46,23 +46,19 @@ func parse(text string) *Script {
 	}
 	s := &Script{Text: text, Style: n.Style, MaxParam: n.MaxParam, Stmts: make([]*Statement, 0, len(n.Stmts))}
 	for _, sp := range n.Stmts {
-		parse := parseStatement
 		if sp.Start == 0 && n.toks != nil {
-			// The statement's tokens are the text's first ones: tokens tile
-			// the text and a statement ends at a ';' token or the end.
+			// The text is the source unchanged and this statement starts
+			// it: its tokens are the text's first ones (tokens tile the
+			// text and a statement ends at a ';' token or the end), and its
+			// offsets need no translation, so the cached model, which is
+			// never modified, is shared and only what place sets is copied.
 			toks := n.toks[:sort.Search(len(n.toks), func(i int) bool { return n.toks[i].Start >= sp.End })]
-			parse = func(text string) *Statement { return parseTokens(text, toks) }
+			st := *statements.get(n.Text[:sp.End], func(text string) *Statement { return parseTokens(text, toks) })
+			s.Stmts = append(s.Stmts, &st)
+			continue
 		}
-		rel := statements.get(n.Text[sp.Start:sp.End], parse)
-		var st *Statement
-		if sp.Start == 0 && n.toks != nil {
-			// Offsets are the same in both texts: share the model, which
-			// is never modified, and own only what place sets.
-			cp := *rel
-			st = &cp
-		} else {
-			st = rel.translate(func(off int) int { return n.Map.ToSource(sp.Start + off) })
-		}
+		rel := statements.get(n.Text[sp.Start:sp.End], parseStatement)
+		st := rel.translate(func(off int) int { return n.Map.ToSource(sp.Start + off) })
 		for _, l := range st.Locks {
 			for _, m := range n.MySQLLocks {
 				if l.Span.Start == m.Start {

@@ -295,7 +295,8 @@ func (p *tokenCursor) value() (ValueKind, bool) {
 	}
 	p.advance()
 	for p.punct("::") {
-		if t, ok := p.peek(); !ok || t.Kind != TokIdent || !plainName(strings.ToLower(t.Text(p.text))) && !isReserved(t.Text(p.text)) {
+		// A type name: a plain name, or a keyword such as int or timestamp.
+		if t, ok := p.peek(); !ok || t.Kind != TokIdent || !plainName(t.Text(p.text)) && !isReserved(t.Text(p.text)) {
 			return 0, false
 		}
 		p.advance()
