@@ -379,25 +379,17 @@ func tokenLockedSelect(st *Statement, text string, toks []Token, first int) bool
 	if !p.word("select") {
 		return false
 	}
-	items := 0
-	for ; ; items++ {
+	items := 0 // tokens of the select list, which the model does not keep
+	for ; !p.word("from"); items++ {
 		t, ok := p.peek()
-		if !ok {
-			return false
-		}
 		w := t.Text(p.text)
-		switch {
-		case t.Kind == TokIdent && strings.EqualFold(w, "from"):
-		case t.Kind == TokIdent && (strings.EqualFold(w, "as") || plainName(w)),
-			t.Kind == TokPunct && (w == "," || w == "."), t.Kind == TokOp && w == "*":
-			p.advance()
-			continue
-		default:
+		if !ok || !(t.Kind == TokIdent && (strings.EqualFold(w, "as") || plainName(w)) ||
+			t.Kind == TokPunct && (w == "," || w == ".") || t.Kind == TokOp && w == "*") {
 			return false
 		}
-		break
+		p.advance()
 	}
-	if items == 0 || !p.word("from") {
+	if items == 0 {
 		return false
 	}
 	sel := &Select{HasFrom: true, Tables: make([]Table, 1)}
@@ -405,10 +397,12 @@ func tokenLockedSelect(st *Statement, text string, toks []Token, first int) bool
 	if !p.table(table) {
 		return false
 	}
-	p.word("as")
+	as := p.word("as")
 	if t, ok := p.peek(); ok && t.Kind == TokIdent && plainName(t.Text(p.text)) {
 		table.Alias = strings.ToLower(t.Text(p.text))
 		p.advance()
+	} else if as {
+		return false
 	}
 	if p.word("where") {
 		var ok bool
