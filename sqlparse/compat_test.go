@@ -361,11 +361,7 @@ func FuzzCompat(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		s := Parse(src)
-		in := func(sp Span) {
-			if sp.Start < 0 || sp.End > len(src) || sp.Start > sp.End {
-				t.Fatalf("span %v outside %d bytes of %q", sp, len(src), src)
-			}
-		}
+		in := spanIn(t, src)
 		seq := func(so *SeqOptions) {
 			if so == nil {
 				return

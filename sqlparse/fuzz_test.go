@@ -87,6 +87,16 @@ func FuzzLex(f *testing.F) {
 	})
 }
 
+// spanIn returns a check that a span lies inside src.
+func spanIn(t *testing.T, src string) func(Span) {
+	return func(sp Span) {
+		t.Helper()
+		if sp.Start < 0 || sp.End > len(src) || sp.Start > sp.End {
+			t.Fatalf("span %v outside %d bytes of %q", sp, len(src), src)
+		}
+	}
+}
+
 // FuzzParse checks that Parse never panics and that every span it reports
 // lies inside the text.
 func FuzzParse(f *testing.F) {
@@ -95,11 +105,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		s := Parse(src)
-		in := func(sp Span) {
-			if sp.Start < 0 || sp.End > len(src) || sp.Start > sp.End {
-				t.Fatalf("span %v outside %d bytes of %q", sp, len(src), src)
-			}
-		}
+		in := spanIn(t, src)
 		for _, st := range s.Stmts {
 			in(st.Span)
 			in(st.KeywordSpan)
