@@ -65,8 +65,8 @@ func tokenModel(st *Statement, text string, toks []Token, first int) bool {
 	if depth != 0 {
 		return false
 	}
-	f := tokenFacts(text, toks)
-	if len(f.Calls) > 0 || len(f.Clauses) > 0 {
+	f, ok := quietFacts(text, toks)
+	if !ok {
 		return false
 	}
 	st.Kind = kind
@@ -104,8 +104,7 @@ func tokenWrite(st *Statement, text string, toks []Token, first int) bool {
 	default:
 		return false
 	}
-	ok := p.table(&w.Table)
-	if !ok {
+	if !p.table(&w.Table) {
 		return false
 	}
 	if w.Kind == KindUpdate {
@@ -143,8 +142,8 @@ func tokenWrite(st *Statement, text string, toks []Token, first int) bool {
 	if _, more := p.peek(); more {
 		return false
 	}
-	f := tokenFacts(text, toks)
-	if len(f.Calls) > 0 || len(f.Clauses) > 0 {
+	f, ok := quietFacts(text, toks)
+	if !ok {
 		return false
 	}
 	f.Class = ClassDML
@@ -155,6 +154,14 @@ func tokenWrite(st *Statement, text string, toks []Token, first int) bool {
 		st.Node, f.Tag = "DeleteStmt", "DELETE"
 	}
 	return true
+}
+
+// quietFacts returns a statement's token facts and whether they leave it to
+// the token models: no watched call or clause, which only the parse tree
+// can place in context.
+func quietFacts(text string, toks []Token) (*Facts, bool) {
+	f := tokenFacts(text, toks)
+	return f, len(f.Calls) == 0 && len(f.Clauses) == 0
 }
 
 // tokenCursor steps through the significant tokens of a statement.
@@ -480,8 +487,8 @@ func tokenLockedSelect(st *Statement, text string, toks []Token, first int) bool
 		return false
 	}
 	l.Span, l.WaitSpan, l.Words = spans[0].Span, spans[0].WaitSpan, spans[0].Words
-	f := tokenFacts(text, toks)
-	if len(f.Calls) > 0 || len(f.Clauses) > 0 {
+	f, ok := quietFacts(text, toks)
+	if !ok {
 		return false
 	}
 	sel.Locks = []*Lock{l}
