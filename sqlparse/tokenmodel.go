@@ -387,13 +387,18 @@ func tokenLockedSelect(st *Statement, text string, toks []Token, first int) bool
 		return false
 	}
 	items := 0 // tokens of the select list, which the model does not keep
-	for ; !p.word("from"); items++ {
+	dot := false
+	for ; dot || !p.word("from"); items++ {
 		t, ok := p.peek()
 		w := t.Text(p.text)
-		if !ok || !(t.Kind == TokIdent && (strings.EqualFold(w, "as") || plainName(w)) ||
-			t.Kind == TokPunct && (w == "," || w == ".") || t.Kind == TokOp && w == "*") {
+		// After a dot PostgreSQL reads any keyword as a column label:
+		// `i.from` is a column, not the end of the list.
+		if !ok || dot && !(t.Kind == TokIdent && plainName(w) || t.Kind == TokOp && w == "*") ||
+			!(t.Kind == TokIdent && (strings.EqualFold(w, "as") || plainName(w)) ||
+				t.Kind == TokPunct && (w == "," || w == ".") || t.Kind == TokOp && w == "*") {
 			return false
 		}
+		dot = t.Kind == TokPunct && w == "."
 		p.advance()
 	}
 	if items == 0 {

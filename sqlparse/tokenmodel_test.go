@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -58,6 +59,8 @@ var tokenModelSeeds = []string{
 	"SELECT * FROM t JOIN u ON u.id = t.id FOR UPDATE", "SELECT * FROM t FOR UPDATE FOR SHARE", "SELECT DISTINCT a FROM t FOR UPDATE",
 	"SELECT * FROM t FOR UPDATE OF u", "SELECT * FROM t LIMIT ALL FOR UPDATE", "SELECT * FROM t FOR UPDATE SKIP", "SELECT FROM t FOR UPDATE",
 	"SELECT * FROM t WHERE id = $1 FOR", "SELECT * FROM t ORDER BY a NULLS FIRST FOR UPDATE",
+	"SELECT i. FROM t WHERE a = 1 FOR SHARE NOWAIT", "SELECT t.from FROM t FOR UPDATE", "SELECT t. * FROM t FOR UPDATE",
+	"SELECT t.a FROM t FOR UPDATE", "SELECT t.as FROM t FOR UPDATE", "SELECT a AS from FROM t FOR UPDATE",
 	"SELECT", "INSERT", "SELECT FROM WHERE", "INSERT INTO t VALUES (", "select the rows", "WITH",
 }
 
@@ -123,9 +126,25 @@ func checkTokenModel(t *testing.T, text string) bool {
 		return true // text pg_query rejects: see tokenModel
 	}
 	if !reflect.DeepEqual(fast, tree) {
-		t.Errorf("%q: token model\n\t%+v %+v\nparse tree\n\t%+v %+v", text, fast, fast.Facts, tree, tree.Facts)
+		t.Errorf("%q: token model\n\t%+v %+v\n\t%s\nparse tree\n\t%+v %+v\n\t%s",
+			text, fast, fast.Facts, modelDetail(fast), tree, tree.Facts, modelDetail(tree))
 	}
 	return true
+}
+
+// modelDetail prints what a Statement's pointers hide.
+func modelDetail(st *Statement) string {
+	var b strings.Builder
+	if st.Write != nil {
+		fmt.Fprintf(&b, "write %+v ", *st.Write)
+	}
+	for _, l := range st.Locks {
+		fmt.Fprintf(&b, "lock %+v", *l)
+		if l.Select != nil {
+			fmt.Fprintf(&b, " of %+v", *l.Select)
+		}
+	}
+	return b.String()
 }
 
 // FuzzTokenModel checks the same property on any text.
@@ -219,7 +238,7 @@ func TestTokenModelOnGeneratedStatements(t *testing.T) {
 		var b strings.Builder
 		switch {
 		case i%3 == 2: // a locking SELECT
-			b.WriteString("SELECT " + pick(rng, []string{"*", "a", "t.a, x.b", "a AS b", "a b", "count(*)", "DISTINCT a", "x.*", ""}))
+			b.WriteString("SELECT " + pick(rng, []string{"*", "a", "t.a, x.b", "a AS b", "a b", "count(*)", "DISTINCT a", "x.*", "x.", "x.from", ""}))
 			b.WriteString(" FROM " + pick(rng, []string{"t", "s.t", "t x", "t AS x", "t JOIN u ON u.id = t.id", "t, u", "only t"}))
 			if rng.IntN(3) > 0 {
 				b.WriteString(" WHERE ")
