@@ -26,9 +26,10 @@ func tokenModel(st *Statement, text string, toks []Token, first int) bool {
 		// rest: a data-modifying WITH.
 		kind, blocked = KindSelect, []string{"for", "into", "insert", "update", "delete", "merge"}
 	case strings.EqualFold(w, "insert"):
-		// SELECT: INSERT ... SELECT (DSQL109); ON: ON CONFLICT; WITH: a
-		// CTE inside; FOR: a locking clause in a subquery.
-		kind, blocked = KindInsert, []string{"select", "on", "with", "for"}
+		// SELECT, TABLE and the set operations: a source that is not a
+		// VALUES list (DSQL109); ON: ON CONFLICT; WITH: a CTE inside; FOR:
+		// a locking clause in a subquery.
+		kind, blocked = KindInsert, []string{"select", "table", "union", "intersect", "except", "on", "with", "for"}
 	default:
 		return false
 	}
@@ -386,19 +387,28 @@ func tokenLockedSelect(st *Statement, text string, toks []Token, first int) bool
 	if !p.word("select") {
 		return false
 	}
-	items := 0 // tokens of the select list, which the model does not keep
-	dot := false
-	for ; dot || !p.word("from"); items++ {
+	items := 0  // tokens of the select list, which the model does not keep
+	label := "" // "." or "as" just read: PostgreSQL takes any keyword next as a label (`i.from`, `a AS from`)
+	for ; label != "" || !p.word("from"); items++ {
 		t, ok := p.peek()
-		w := t.Text(p.text)
-		// After a dot PostgreSQL reads any keyword as a column label:
-		// `i.from` is a column, not the end of the list.
-		if !ok || dot && !(t.Kind == TokIdent && plainName(w) || t.Kind == TokOp && w == "*") ||
-			!(t.Kind == TokIdent && (strings.EqualFold(w, "as") || plainName(w)) ||
-				t.Kind == TokPunct && (w == "," || w == ".") || t.Kind == TokOp && w == "*") {
+		if !ok {
 			return false
 		}
-		dot = t.Kind == TokPunct && w == "."
+		w := t.Text(p.text)
+		switch {
+		case label != "":
+			if !(t.Kind == TokIdent && plainName(w) || label == "." && t.Kind == TokOp && w == "*") {
+				return false
+			}
+			label = ""
+		case t.Kind == TokIdent && strings.EqualFold(w, "as"):
+			label = "as"
+		case t.Kind == TokPunct && w == ".":
+			label = "."
+		case t.Kind == TokIdent && plainName(w), t.Kind == TokPunct && w == ",", t.Kind == TokOp && w == "*":
+		default:
+			return false
+		}
 		p.advance()
 	}
 	if items == 0 {

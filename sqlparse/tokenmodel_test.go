@@ -59,6 +59,8 @@ var tokenModelSeeds = []string{
 	"SELECT * FROM t JOIN u ON u.id = t.id FOR UPDATE", "SELECT * FROM t FOR UPDATE FOR SHARE", "SELECT DISTINCT a FROM t FOR UPDATE",
 	"SELECT * FROM t FOR UPDATE OF u", "SELECT * FROM t LIMIT ALL FOR UPDATE", "SELECT * FROM t FOR UPDATE SKIP", "SELECT FROM t FOR UPDATE",
 	"SELECT * FROM t WHERE id = $1 FOR", "SELECT * FROM t ORDER BY a NULLS FIRST FOR UPDATE",
+	"INSERT INTO t TABLE u", "INSERT INTO t VALUES (1) UNION VALUES (2)", "INSERT INTO t VALUES (1) EXCEPT VALUES (2)",
+	"INSERT INTO t (VALUES (1) INTERSECT VALUES (1))", "INSERT INTO t DEFAULT VALUES", "INSERT INTO t (a) (VALUES (1)) LIMIT 1",
 	"SELECT i. FROM t WHERE a = 1 FOR SHARE NOWAIT", "SELECT t.from FROM t FOR UPDATE", "SELECT t. * FROM t FOR UPDATE",
 	"SELECT t.a FROM t FOR UPDATE", "SELECT t.as FROM t FOR UPDATE", "SELECT a AS from FROM t FOR UPDATE",
 	"SELECT", "INSERT", "SELECT FROM WHERE", "INSERT INTO t VALUES (", "select the rows", "WITH",
@@ -211,8 +213,8 @@ func TestTokenModelOnRepositorySQL(t *testing.T) {
 	}
 }
 
-// TestTokenModelOnGeneratedStatements checks the property on writes and
-// locking reads built from words that sit near the edges of the token
+// TestTokenModelOnGeneratedStatements checks the property on writes,
+// locking and plain reads, and inserts built from words that sit near the edges of the token
 // grammar: keywords that parse as values or operators, casts, qualified
 // names, aliases, joins, OR and IN.
 func TestTokenModelOnGeneratedStatements(t *testing.T) {
@@ -254,6 +256,11 @@ func TestTokenModelOnGeneratedStatements(t *testing.T) {
 			b.WriteString(pick(rng, []string{" FOR UPDATE", " FOR SHARE", " FOR NO KEY UPDATE", " for key share", " FOR UPDATE OF t",
 				" FOR UPDATE OF x", " FOR UPDATE OF t, u SKIP LOCKED", " FOR UPDATE NOWAIT", " FOR SHARE SKIP LOCKED",
 				" FOR UPDATE FOR SHARE", " FOR UPDATE SKIP", ""}))
+		case i%6 == 1: // a plain read or insert
+			b.WriteString(pick(rng, []string{"INSERT INTO t ", "INSERT INTO t (a, b) ", "SELECT a FROM t ", "WITH x AS (SELECT 1) "}))
+			b.WriteString(pick(rng, []string{"VALUES (1, $1)", "DEFAULT VALUES", "TABLE u", "SELECT 1", "(VALUES (1))", "VALUES (now())", ""}))
+			b.WriteString(pick(rng, []string{"", " UNION VALUES (2)", " UNION ALL SELECT 2", " EXCEPT TABLE u", " INTERSECT VALUES (1)",
+				" ORDER BY 1", " LIMIT 1", " RETURNING *", " ON CONFLICT DO NOTHING", " INTO u", " FOR UPDATE"}))
 		case i%3 == 0:
 			b.WriteString(heads[rng.IntN(len(heads))])
 			for range rng.IntN(12) {
