@@ -387,8 +387,10 @@ func tokenLockedSelect(st *Statement, text string, toks []Token, first int) bool
 	if !p.word("select") {
 		return false
 	}
-	items := 0  // tokens of the select list, which the model does not keep
-	label := "" // "." or "as" just read: PostgreSQL takes any keyword next as a label (`i.from`, `a AS from`)
+	// The select list is not kept, only stepped over. After a dot or AS,
+	// PostgreSQL takes any keyword as a label: `i.from`, `a AS from`.
+	items := 0
+	label := "" // "." or "as" when the next word is a label
 	for ; label != "" || !p.word("from"); items++ {
 		t, ok := p.peek()
 		if !ok {

@@ -214,9 +214,9 @@ func TestTokenModelOnRepositorySQL(t *testing.T) {
 }
 
 // TestTokenModelOnGeneratedStatements checks the property on writes,
-// locking and plain reads, and inserts built from words that sit near the edges of the token
-// grammar: keywords that parse as values or operators, casts, qualified
-// names, aliases, joins, OR and IN.
+// locking and plain reads, and inserts built from words that sit near the
+// edges of the token grammar: keywords that parse as values or operators,
+// casts, qualified names, aliases, joins, OR and IN, set operations.
 func TestTokenModelOnGeneratedStatements(t *testing.T) {
 	heads := []string{"UPDATE t SET ", "UPDATE s.t SET ", "update T set ", "DELETE FROM t ", "DELETE FROM t WHERE ", "UPDATE t SET a = "}
 	words := []string{
