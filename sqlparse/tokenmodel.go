@@ -510,6 +510,6 @@ func tokenLockedSelect(st *Statement, text string, toks []Token, first int) bool
 	}
 	sel.Locks = []*Lock{l}
 	f.Class, f.Tag = ClassNone, "SELECT"
-	st.Kind, st.Node, st.Locks, st.Facts = KindSelect, "SelectStmt", []*Lock{l}, f
+	st.Kind, st.Node, st.Locks, st.Facts = KindSelect, "SelectStmt", sel.Locks, f
 	return true
 }
