@@ -73,13 +73,27 @@ func cond(n *pg.Node, target Table, upsert bool) Cond {
 			if col, ok := targetColumn(e.Rexpr, target); ok {
 				return Cond{Column: col, Op: flip(compareOp(op)), Value: valueKind(e.Lexpr, target, upsert)}
 			}
-		case pg.A_Expr_Kind_AEXPR_IN, pg.A_Expr_Kind_AEXPR_OP_ANY:
+		case pg.A_Expr_Kind_AEXPR_IN, pg.A_Expr_Kind_AEXPR_OP_ANY, pg.A_Expr_Kind_AEXPR_OP_ALL:
 			if col, ok := targetColumn(e.Lexpr, target); ok {
-				o := OpIn
-				if op == "<>" {
-					o = OpOther // NOT IN
+				o := OpOther
+				switch {
+				case op == "=" && e.Kind != pg.A_Expr_Kind_AEXPR_OP_ALL:
+					o = OpIn // IN (...), = ANY (...)
+				case (op == "<>" || op == "!=") && e.Kind != pg.A_Expr_Kind_AEXPR_OP_ANY:
+					o = OpNotIn // NOT IN (...), <> ALL (...)
 				}
 				return Cond{Column: col, Op: o, Value: valueKind(e.Rexpr, target, upsert)}
+			}
+		case pg.A_Expr_Kind_AEXPR_DISTINCT, pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+			o := OpDistinct
+			if e.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT {
+				o = OpEq // a null-safe equality
+			}
+			if col, ok := targetColumn(e.Lexpr, target); ok {
+				return Cond{Column: col, Op: o, Value: valueKind(e.Rexpr, target, upsert)}
+			}
+			if col, ok := targetColumn(e.Rexpr, target); ok {
+				return Cond{Column: col, Op: o, Value: valueKind(e.Lexpr, target, upsert)}
 			}
 		case pg.A_Expr_Kind_AEXPR_BETWEEN:
 			if col, ok := targetColumn(e.Lexpr, target); ok {

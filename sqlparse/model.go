@@ -105,8 +105,10 @@ const (
 	OpIn
 	OpIsNull
 	OpIsNotNull
-	OpOr   // a disjunction; see Cond.Or
-	OpLike // LIKE, ILIKE, SIMILAR TO
+	OpOr       // a disjunction; see Cond.Or
+	OpLike     // LIKE, ILIKE, SIMILAR TO
+	OpNotIn    // NOT IN (...), <> ALL (...)
+	OpDistinct // IS DISTINCT FROM
 )
 
 // ValueKind says what a predicate compares a column with.
@@ -167,6 +169,9 @@ type Statement struct {
 	Write *Write
 	// Create is set for CREATE TABLE.
 	Create *CreateTable
+	// Changes are what a DDL statement does to the shape of tables
+	// (schema.go), for the schema catalog.
+	Changes []Change
 	// Tx is set for transaction control: BEGIN, SAVEPOINT, SET TRANSACTION...
 	Tx *TxControl
 	// ParseError is the parser's message when Kind is KindUnparsed.

@@ -156,6 +156,7 @@ func (s *Statement) translate(f func(int) int) *Statement {
 		c.Write = &w
 	}
 	c.Facts = s.Facts.translate(sp, f)
+	c.Changes = translateChanges(s.Changes, sp)
 	return &c
 }
 
@@ -237,6 +238,9 @@ func parseTree(st *Statement, text string, toks []Token, first int) *Statement {
 	}
 	st.Locks = b.locks(node)
 	b.compat(st, node)
+	if st.Facts.Class == ClassDDL {
+		st.Changes = b.schemaChanges(node)
+	}
 	return st
 }
 
