@@ -1,0 +1,328 @@
+package catalog
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Source says where a module's schema was found.
+type Source struct {
+	// From is "schema setting", "sqlc configuration" (with the file) or
+	// "migration directories"; empty when no schema was found.
+	From string
+	// Files are the schema files in replay order.
+	Files []string
+}
+
+// Discover finds the schema of the module rooted at root, in this order:
+//
+//  1. patterns, the schema setting: files, directories (their .sql files,
+//     recursively) and globs, relative to root; a pg_dump --schema-only
+//     file is one such file;
+//  2. the schema paths of sqlc configuration (sqlc.yaml, sqlc.yml,
+//     sqlc.json) anywhere in the module;
+//  3. the directories of .sql files that create tables (migrations/,
+//     db/migrations/, schema/, sql/, ...), every .sql file in them.
+//
+// Only the first that yields files is used. Down migrations are left out
+// and files are put in migration order. Directories named for another
+// database (mysql, sqlite, ...) are used only when nothing else is found.
+// A pattern that matches nothing is an error, so that a mistyped setting
+// does not silently fall back to the name-based rules.
+func Discover(root string, patterns []string) (Source, error) {
+	if len(patterns) > 0 {
+		var files []string
+		for _, p := range patterns {
+			matched, err := expand(root, p)
+			if err != nil {
+				return Source{}, err
+			}
+			files = append(files, matched...)
+		}
+		return Source{From: "schema setting", Files: dedupe(files)}, nil
+	}
+	w := walkModule(root)
+	if files, cfg := w.sqlcSchema(); len(files) > 0 {
+		return Source{From: "sqlc configuration " + cfg, Files: files}, nil
+	}
+	if files := w.migrationDirs(); len(files) > 0 {
+		return Source{From: "migration directories", Files: files}, nil
+	}
+	return Source{}, nil
+}
+
+// expand resolves one entry of the schema setting.
+func expand(root, p string) ([]string, error) {
+	full := p
+	if !filepath.IsAbs(full) {
+		full = filepath.Join(root, p)
+	}
+	var matches []string
+	if strings.ContainsAny(p, "*?[") {
+		m, err := filepath.Glob(full)
+		if err != nil {
+			return nil, fmt.Errorf("schema: bad pattern %q: %v", p, err)
+		}
+		matches = m
+	} else {
+		matches = []string{full}
+	}
+	var files []string
+	for _, m := range matches {
+		st, err := os.Stat(m)
+		if err != nil {
+			return nil, fmt.Errorf("schema: %s: no such file or directory", p)
+		}
+		if !st.IsDir() {
+			files = append(files, m)
+			continue
+		}
+		var inDir []string
+		_ = filepath.WalkDir(m, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && isSQL(path) && !IsDown(path) {
+				inDir = append(inDir, path)
+			}
+			return nil
+		})
+		Order(inDir)
+		files = append(files, inDir...)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("schema: %s matched no .sql file", p)
+	}
+	return files, nil
+}
+
+func isSQL(path string) bool { return strings.EqualFold(filepath.Ext(path), ".sql") }
+
+func dedupe(files []string) []string {
+	seen := map[string]bool{}
+	out := files[:0]
+	for _, f := range files {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// moduleFiles are the .sql files and sqlc configurations of a module.
+type moduleFiles struct {
+	root      string
+	sql, sqlc []string
+}
+
+// rel names path relative to the module root.
+func (m moduleFiles) rel(path string) string {
+	if r, err := filepath.Rel(m.root, path); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
+
+// walkModule lists a module's .sql files and sqlc configurations, leaving
+// out what the go command leaves out of a module (vendor, testdata,
+// directories starting with . or _, nested modules) and node_modules.
+func walkModule(root string) moduleFiles {
+	m := moduleFiles{root: root}
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path == root {
+				return nil
+			}
+			if name == "vendor" || name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir // another module
+			}
+			return nil
+		}
+		switch {
+		case isSQL(path):
+			m.sql = append(m.sql, path)
+		case name == "sqlc.yaml" || name == "sqlc.yml" || name == "sqlc.json":
+			m.sqlc = append(m.sqlc, path)
+		}
+		return nil
+	})
+	return m
+}
+
+// sqlcConfig is the part of sqlc's configuration (versions 1 and 2) that
+// names schema files.
+type sqlcConfig struct {
+	SQL []struct {
+		Engine string    `yaml:"engine"`
+		Schema stringish `yaml:"schema"`
+	} `yaml:"sql"`
+	Packages []struct {
+		Engine string    `yaml:"engine"`
+		Schema stringish `yaml:"schema"`
+	} `yaml:"packages"`
+}
+
+// stringish is a YAML string or list of strings.
+type stringish []string
+
+func (s *stringish) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		*s = []string{n.Value}
+		return nil
+	}
+	var l []string
+	if err := n.Decode(&l); err != nil {
+		return err
+	}
+	*s = l
+	return nil
+}
+
+// sqlcSchema returns the schema files the module's sqlc configurations
+// name, PostgreSQL engines first, and the configuration files used.
+func (m moduleFiles) sqlcSchema() ([]string, string) {
+	type entry struct {
+		cfg, engine string
+		paths       []string
+	}
+	var entries []entry
+	var used []string
+	for _, cfgPath := range m.sqlc {
+		data, err := os.ReadFile(cfgPath)
+		if err != nil {
+			continue
+		}
+		var cfg sqlcConfig
+		if yaml.Unmarshal(data, &cfg) != nil {
+			continue // not ours to judge; sqlc reports its own errors
+		}
+		for _, s := range cfg.SQL {
+			entries = append(entries, entry{cfgPath, s.Engine, s.Schema})
+		}
+		for _, p := range cfg.Packages {
+			entries = append(entries, entry{cfgPath, p.Engine, p.Schema})
+		}
+	}
+	postgres := slices.ContainsFunc(entries, func(e entry) bool { return isPostgresEngine(e.engine) })
+	var files []string
+	for _, e := range entries {
+		if postgres && !isPostgresEngine(e.engine) {
+			continue
+		}
+		for _, p := range e.paths {
+			if got, err := expand(filepath.Dir(e.cfg), p); err == nil {
+				files = append(files, got...)
+				if rel := m.rel(e.cfg); !slices.Contains(used, rel) {
+					used = append(used, rel)
+				}
+			}
+		}
+	}
+	if len(files) == 0 {
+		return nil, ""
+	}
+	return dedupe(files), strings.Join(used, ", ")
+}
+
+// isPostgresEngine reports an sqlc engine whose DDL is PostgreSQL's; sqlc's
+// default engine is postgresql.
+func isPostgresEngine(e string) bool {
+	e = strings.ToLower(e)
+	return e == "" || e == "postgresql" || e == "postgres"
+}
+
+// migrationDirs returns every .sql file (down migrations left out) of the
+// directories holding a .sql file that creates a table, in migration order.
+func (m moduleFiles) migrationDirs() []string {
+	dirs := map[string]bool{}
+	for _, f := range m.sql {
+		if dirs[filepath.Dir(f)] || IsDown(f) {
+			continue
+		}
+		if data, err := os.ReadFile(f); err == nil && createsTable(data) {
+			dirs[filepath.Dir(f)] = true
+		}
+	}
+	// Migrations kept one directory per version (v1.0/, v1.1/, ...): the
+	// versions after the first may only alter tables.
+	versioned := map[string]bool{}
+	for d := range dirs {
+		if versionName(filepath.Base(d)) {
+			versioned[filepath.Dir(d)] = true
+		}
+	}
+	for _, f := range m.sql {
+		if d := filepath.Dir(f); versioned[filepath.Dir(d)] && versionName(filepath.Base(d)) {
+			dirs[d] = true
+		}
+	}
+	postgres := false
+	for d := range dirs {
+		postgres = postgres || !otherDialect(m.rel(d))
+	}
+	var files []string
+	for _, f := range m.sql {
+		d := filepath.Dir(f)
+		if dirs[d] && !IsDown(f) && (!postgres || !otherDialect(m.rel(d))) {
+			files = append(files, f)
+		}
+	}
+	Order(files)
+	return files
+}
+
+// versionName reports a directory named for a version: 1, 001, v1.10, V2_1.
+func versionName(base string) bool {
+	if base != "" && (base[0] == 'v' || base[0] == 'V') {
+		base = base[1:]
+	}
+	return digits(base) > 0
+}
+
+var createTable = []byte("create table")
+
+// createsTable reports whether a file's text says CREATE TABLE (any case,
+// one space).
+func createsTable(data []byte) bool {
+	for i := 0; i+len(createTable) <= len(data); i++ {
+		j := bytes.IndexByte(data[i:], createTable[0]|0x20)
+		k := bytes.IndexByte(data[i:], createTable[0]&^0x20)
+		switch {
+		case j < 0 && k < 0:
+			return false
+		case j < 0 || (k >= 0 && k < j):
+			j = k
+		}
+		i += j
+		if i+len(createTable) <= len(data) && bytes.EqualFold(data[i:i+len(createTable)], createTable) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherDialects are words in a directory path that name a database whose
+// DDL is not PostgreSQL's.
+var otherDialects = []string{"mysql", "mariadb", "sqlite", "mssql", "sqlserver", "oracle", "clickhouse", "cassandra", "spanner", "snowflake", "bigquery"}
+
+func otherDialect(rel string) bool {
+	d := strings.ToLower(rel)
+	for _, w := range otherDialects {
+		if strings.Contains(d, w) {
+			return true
+		}
+	}
+	return false
+}

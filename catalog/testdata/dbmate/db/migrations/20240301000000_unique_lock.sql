@@ -1,0 +1,5 @@
+-- migrate:up
+CREATE UNIQUE INDEX ASYNC jobs_locked_by ON jobs (locked_by);
+
+-- migrate:down
+DROP INDEX jobs_locked_by;

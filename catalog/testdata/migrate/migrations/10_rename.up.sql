@@ -1,0 +1,1 @@
+ALTER TABLE executions RENAME TO workflow_executions;

@@ -1,0 +1,1 @@
+ALTER TABLE executions DROP COLUMN db_record_version;

@@ -1,0 +1,1 @@
+ALTER TABLE executions ADD COLUMN db_record_version BIGINT NOT NULL DEFAULT 0;

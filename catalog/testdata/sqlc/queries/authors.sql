@@ -1,0 +1,2 @@
+-- name: GetAuthor :one
+SELECT * FROM authors WHERE id = $1 LIMIT 1;

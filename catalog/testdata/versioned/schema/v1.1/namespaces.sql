@@ -1,0 +1,1 @@
+ALTER TABLE namespaces ADD COLUMN notification_version BIGINT NOT NULL DEFAULT 0;

@@ -1,0 +1,1 @@
+ALTER TABLE namespaces RENAME COLUMN notify_version TO notification_version;

@@ -1,0 +1,1 @@
+ALTER TABLE namespaces RENAME COLUMN notification_version TO notify_version;
