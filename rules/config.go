@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/dsqllint/dsqllint/catalog"
 )
 
 // Config is the rule configuration, set from the analyzer's flags.
@@ -22,6 +24,9 @@ type Config struct {
 	// -migration-tx flag): each statement on its own, or the whole file (or
 	// each goose/dbmate section) in one transaction.
 	MigrationTx TxMode
+	// Schema is the project's schema (catalog package), nil when none was
+	// found: the locking rules then judge by column names alone.
+	Schema *catalog.Catalog
 	// SQLFile is set on the copy of the configuration used for a .sql file
 	// (ForSQLFile): its statements run as the migration runner applies
 	// them, where a Go string's run as one Exec call, an implicit

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dsqllint/dsqllint/catalog"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -28,28 +29,74 @@ func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlpar
 	if w.Table.Unknown() {
 		learned = nil
 	}
-	coord := coordinationColumns(cfg, w)
-	if len(learned) == 0 && len(coord) == 0 {
-		return // payload-only write of a data table
+	var coord []string
+	var evidence string // what makes the table coordination state
+	col := ""           // the fence to suggest
+	if t := tableOf(cfg, w.Table); t != nil {
+		// The schema knows the table: it is coordination state when it has
+		// a version, owner, expiry or state column, or when other
+		// statements fence it; then any DELETE and any UPDATE that sets
+		// one of those columns needs a fence.
+		cols := coordination(cfg, t)
+		if len(cols) == 0 && len(learned) == 0 {
+			return // a data table
+		}
+		for _, a := range w.Sets {
+			if slices.ContainsFunc(cols, func(c *catalog.Column) bool { return c.Name == a.Column }) || slices.Contains(learned, a.Column) {
+				coord = append(coord, a.Column)
+			}
+		}
+		if w.Kind != sqlparse.KindDelete && len(coord) == 0 {
+			return // payload-only write
+		}
+		// Name the strongest coordination column, preferring one the
+		// statement assigns (SET db_record_version = ... wants AND
+		// db_record_version = ...); a fence other statements use comes first.
+		var best *catalog.Column
+		for _, c := range cols {
+			if best == nil || (coordinationKind(cfg, c) == coordinationKind(cfg, best) && slices.Contains(coord, c.Name) && !slices.Contains(coord, best.Name)) {
+				best = c
+			}
+		}
+		switch {
+		case len(learned) > 0:
+			col = learned[0]
+		case best != nil:
+			col = best.Name
+			evidence = cite(t, best)
+		}
+	} else {
+		coord = coordinationColumns(cfg, w)
+		if len(learned) == 0 && len(coord) == 0 {
+			return // payload-only write of a data table
+		}
+		col = suggestColumn(cfg, learned, coord)
 	}
 	if fenced(cfg, w, w.Where) || guardedAssignments(cfg, w, coord) {
 		return
 	}
-	if w.Kind == sqlparse.KindDelete && hasRange(w.Where) {
-		return // guarded bulk delete: DELETE ... WHERE expires_at < $1
+	if w.Kind == sqlparse.KindDelete && w.HasWhere && (hasRange(w.Where) || !pinsByValue(w.Where)) {
+		// A guarded bulk delete (DELETE ... WHERE expires_at < $1), or
+		// one whose rows a subquery picks: not a write of a row the
+		// caller read.
+		return
 	}
 	if ctx.LockedBefore != nil && !w.Table.Unknown() && ctx.LockedBefore(st.Span.Start, w.Table.Name, keyColumns(w.Where)) {
 		return // the row was locked FOR UPDATE earlier in the same transaction
 	}
-	col := suggestColumn(cfg, learned, coord)
 	pred := col + " = " + placeholder(ctx, col)
 	what := map[sqlparse.Kind]string{sqlparse.KindUpdate: "UPDATE of ", sqlparse.KindDelete: "DELETE from ", sqlparse.KindInsert: "upsert (ON CONFLICT DO UPDATE) of "}[w.Kind] + tableName(w.Table)
 	var why string
 	switch {
 	case len(coord) > 0:
 		why = fmt.Sprintf("%s sets %s with no compare-and-swap predicate on the row", what, strings.Join(coord, ", "))
-	default:
+	case len(learned) > 0:
 		why = fmt.Sprintf("%s has no compare-and-swap predicate, though other statements fence %s on %s", what, tableName(w.Table), strings.Join(learned, ", "))
+	default:
+		why = fmt.Sprintf("%s has no compare-and-swap predicate on the row", what)
+	}
+	if evidence != "" {
+		why += ", and " + evidence
 	}
 	var fix string
 	switch {
@@ -101,6 +148,17 @@ func guardedAssignments(cfg *Config, w *sqlparse.Write, coord []string) bool {
 		}
 	}
 	return true
+}
+
+// pinsByValue reports a WHERE that picks rows by values the caller holds:
+// an equality or IN list on a column, outside any subquery.
+func pinsByValue(conds []sqlparse.Cond) bool {
+	for _, c := range conds {
+		if (c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn) && c.Value == sqlparse.ValueCaller && c.Column != "" && !c.InSubquery {
+			return true
+		}
+	}
+	return false
 }
 
 func hasRange(conds []sqlparse.Cond) bool {

@@ -12,7 +12,9 @@ var UncheckedCAS = register(&Rule{
 })
 
 // IsCASWrite reports whether st is a single-row compare-and-swap write: its
-// WHERE pins the row by key equality and carries a fence predicate.
+// WHERE pins the row by key equality and carries a fence predicate. With a
+// schema, the key is the table's primary key or a unique key; without one,
+// any column compared for equality besides the fence.
 func IsCASWrite(cfg *Config, st *sqlparse.Statement) bool {
 	w := st.Write
 	if w == nil || w.Kind == sqlparse.KindInsert || !w.HasWhere {
@@ -24,6 +26,9 @@ func IsCASWrite(cfg *Config, st *sqlparse.Statement) bool {
 	}
 	if len(fence) == 0 {
 		return false
+	}
+	if t := tableOf(cfg, w.Table); t != nil && len(t.Keys()) > 0 {
+		return pinnedKey(t, w.Where) // single-row: a primary or unique key pinned
 	}
 	for _, k := range keyColumns(w.Where) {
 		if !fence[k] {

@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"strconv"
 	"strings"
 
+	"github.com/dsqllint/dsqllint/catalog"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -22,12 +24,24 @@ var LockScope = register(&Rule{
 				continue
 			}
 			what := l.Strength.String()
+			var t *catalog.Table // the locked table, when the schema gives its primary key
+			if !sel.Joins && len(sel.Tables) == 1 {
+				if t = tableOf(ctx.Config, sel.Tables[0]); t != nil && t.PrimaryKey == nil {
+					t = nil
+				}
+			}
 			switch {
 			case len(l.Of) > 1 || (sel.Joins && len(l.Of) == 0):
 				report(l.Span, what+" over "+joined(sel)+" locks rows of more than one table: "+
 					"Aurora DSQL documents that a locking clause applies to one table "+
 					"(locking clause such as FOR UPDATE can be applied on a single table); "+
 					"lock one table with "+what+" OF <table>, or lock its rows in a single-table SELECT", nil)
+			case t != nil:
+				if gap := primaryKeyGap(t, sel.Where); gap != "" {
+					report(l.Span, what+" whose WHERE "+gap+": Aurora DSQL documents that a locking clause needs equality predicates on the key "+
+						"(locking clause such as FOR UPDATE can be applied only on tables with equality predicates on the key); "+
+						"lock rows one key at a time (WHERE "+eqList(t.PrimaryKey)+")", nil)
+				}
 			case !sel.Joins:
 				if why := unpinned(sel); why != "" {
 					report(l.Span, what+" whose WHERE "+why+": Aurora DSQL documents that a locking clause needs equality predicates on the key "+
@@ -74,7 +88,7 @@ func unpinned(sel *sqlparse.Select) string {
 			kinds = append(kinds, "LIKE")
 		case c.Column != "" && (c.Op == sqlparse.OpLt || c.Op == sqlparse.OpLe || c.Op == sqlparse.OpGt || c.Op == sqlparse.OpGe):
 			kinds = append(kinds, "a range")
-		case c.Column != "" && (c.Op == sqlparse.OpNe || c.Op == sqlparse.OpIsNull || c.Op == sqlparse.OpIsNotNull):
+		case c.Column != "" && (c.Op == sqlparse.OpNe || c.Op == sqlparse.OpIsNull || c.Op == sqlparse.OpIsNotNull || c.Op == sqlparse.OpNotIn || c.Op == sqlparse.OpDistinct):
 			kinds = append(kinds, "a non-equality test")
 		default:
 			return ""
@@ -91,4 +105,13 @@ func dedupe(s []string) []string {
 		}
 	}
 	return out
+}
+
+// eqList renders a key as equalities: "id = $1", "a = $1 AND b = $2".
+func eqList(cols []string) string {
+	parts := make([]string, len(cols))
+	for i, c := range cols {
+		parts[i] = c + " = $" + strconv.Itoa(i+1)
+	}
+	return strings.Join(parts, " AND ")
 }

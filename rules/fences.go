@@ -19,7 +19,8 @@ func NewFences() *Fences { return &Fences{tables: map[string][]string{}} }
 
 // Learn records what st tells about fencing.
 func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement) {
-	if ct := st.Create; ct != nil && !ct.Table.Unknown() {
+	if ct := st.Create; ct != nil && !ct.Table.Unknown() && tableOf(cfg, ct.Table) == nil {
+		// (A table the schema knows is judged by its typed columns.)
 		for _, col := range ct.Columns {
 			if cfg.FenceColumns.Has(col) {
 				f.add(ct.Table.Name, col)
@@ -95,16 +96,42 @@ func isFence(cfg *Config, w *sqlparse.Write, c sqlparse.Cond) bool {
 	if c.Column == "" || c.Value == sqlparse.ValueColumn || c.Value == sqlparse.ValueOther {
 		return false
 	}
-	switch c.Op {
-	case sqlparse.OpEq, sqlparse.OpIn, sqlparse.OpIsNull:
-		if assigns(w, c.Column) || cfg.FenceColumns.Has(c.Column) {
+	owner := cfg.OwnerColumns.Has(c.Column)
+	switch {
+	case owner:
+		// An owner counts only when compared with the caller: `owner =
+		// $me`, or `owner IS NULL` to claim a free row. `owner <> $me`
+		// takes the row from whoever holds it.
+		if (c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller) || c.Op == sqlparse.OpIsNull {
 			return true
 		}
-		if c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && cfg.OwnerColumns.Has(c.Column) {
+	case assigns(w, c.Column):
+		// A compare of the very column the statement assigns, whatever
+		// the operator, is a CAS or a state-machine guard:
+		// SET status = 'cancelled' ... AND status NOT IN ('done', 'failed').
+		if comparison(c.Op) {
+			return true
+		}
+	case w.Kind == sqlparse.KindDelete && (cfg.StateColumns.Has(c.Column) || cfg.FenceColumns.Has(c.Column)) && comparison(c.Op):
+		// A DELETE that compares the row's state or version deletes it
+		// only as it was read: DELETE ... WHERE id = $1 AND state = 'done'.
+		return true
+	case cfg.FenceColumns.Has(c.Column):
+		if c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn || c.Op == sqlparse.OpIsNull {
 			return true
 		}
 	}
 	return isExpiryGuard(cfg, c)
+}
+
+// comparison reports an operator that compares a column with a value.
+func comparison(op sqlparse.Op) bool {
+	switch op {
+	case sqlparse.OpEq, sqlparse.OpNe, sqlparse.OpLt, sqlparse.OpLe, sqlparse.OpGt, sqlparse.OpGe,
+		sqlparse.OpIn, sqlparse.OpNotIn, sqlparse.OpIsNull, sqlparse.OpIsNotNull, sqlparse.OpDistinct:
+		return true
+	}
+	return false
 }
 
 // isExpiryGuard matches `expires_at < now()` / `expires_at <= $n`: the write
