@@ -15,6 +15,8 @@ const DefaultSchema = "public"
 // Catalog is a database schema: the tables its DDL leaves behind.
 type Catalog struct {
 	tables map[tableKey]*Table
+	// byName indexes tables by name alone, for unqualified lookups.
+	byName map[string][]*Table
 	// indexes maps a unique index's name to its table and key, for DROP
 	// INDEX, ALTER INDEX ... RENAME and ADD CONSTRAINT ... USING INDEX.
 	indexes map[tableKey]indexEntry
@@ -71,7 +73,7 @@ func (p Pos) String() string {
 
 // New returns an empty catalog.
 func New() *Catalog {
-	return &Catalog{tables: map[tableKey]*Table{}, indexes: map[tableKey]indexEntry{}}
+	return &Catalog{tables: map[tableKey]*Table{}, byName: map[string][]*Table{}, indexes: map[tableKey]indexEntry{}}
 }
 
 // Len returns the number of tables.
@@ -114,16 +116,29 @@ func (c *Catalog) Table(schema, name string) *Table {
 	// The search path is not known: an unqualified name may live in
 	// another schema, and a qualified one may be the same table created
 	// unqualified.
-	var found *Table
-	for k, t := range c.tables {
-		if k.name == name {
-			if found != nil {
-				return nil
-			}
-			found = t
-		}
+	if ts := c.byName[name]; len(ts) == 1 {
+		return ts[0]
 	}
-	return found
+	return nil
+}
+
+// put adds (or replaces) a table.
+func (c *Catalog) put(t *Table) {
+	k := tableKey{t.Schema, t.Name}
+	if old := c.tables[k]; old != nil {
+		c.remove(old)
+	}
+	c.tables[k] = t
+	c.byName[t.Name] = append(c.byName[t.Name], t)
+}
+
+// remove drops a table.
+func (c *Catalog) remove(t *Table) {
+	delete(c.tables, tableKey{t.Schema, t.Name})
+	c.byName[t.Name] = slices.DeleteFunc(c.byName[t.Name], func(x *Table) bool { return x == t })
+	if len(c.byName[t.Name]) == 0 {
+		delete(c.byName, t.Name)
+	}
 }
 
 func schemaOf(s string) string {
@@ -208,10 +223,10 @@ func (c *Catalog) apply(ch sqlparse.Change, pos func(sqlparse.Span) Pos) {
 		for _, key := range ch.Keys {
 			c.addKey(t, key)
 		}
-		c.tables[k] = t
+		c.put(t)
 	case sqlparse.ChangeDropTable:
 		if t := c.lookup(ch.Table); t != nil {
-			delete(c.tables, tableKey{t.Schema, t.Name})
+			c.remove(t)
 			for name, ix := range c.indexes {
 				if ix.table == (tableKey{t.Schema, t.Name}) {
 					delete(c.indexes, name)
@@ -221,9 +236,9 @@ func (c *Catalog) apply(ch sqlparse.Change, pos func(sqlparse.Span) Pos) {
 	case sqlparse.ChangeRenameTable:
 		if t := c.lookup(ch.Table); t != nil && ch.NewName != "" {
 			old := tableKey{t.Schema, t.Name}
-			delete(c.tables, old)
+			c.remove(t)
 			t.Name = ch.NewName
-			c.tables[tableKey{t.Schema, t.Name}] = t
+			c.put(t)
 			for name, ix := range c.indexes {
 				if ix.table == old {
 					ix.table = tableKey{t.Schema, t.Name}

@@ -1,12 +1,16 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
@@ -15,35 +19,73 @@ import (
 // name each file relative to root (when it lies below root). A file that
 // cannot be read is an error; a statement that does not parse, or DDL the
 // model does not understand, is skipped.
+//
+// Every package of a run waits for its module's schema, so the files are
+// read and parsed on all CPUs; the changes are then applied in order.
 func Load(root string, files []string) (*Catalog, error) {
+	parsed := make([][]parsedPiece, len(files))
+	errs := make([]error, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(files)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(files); i = int(next.Add(1)) - 1 {
+				data, err := os.ReadFile(files[i])
+				if err != nil {
+					errs[i] = fmt.Errorf("schema: %w", err)
+					continue
+				}
+				parsed[i] = parsePieces(UpPart(string(data)))
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
 	c := New()
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, fmt.Errorf("schema: %w", err)
-		}
+	for i, f := range files {
 		name := f
 		if rel, err := filepath.Rel(root, f); err == nil && !strings.HasPrefix(rel, "..") {
 			name = filepath.ToSlash(rel)
 		}
 		c.Files = append(c.Files, name)
-		c.replay(name, UpPart(string(data)))
+		for _, p := range parsed[i] {
+			c.applyAt(name, p.script, p.line)
+		}
 	}
 	return c, nil
 }
 
-// replay parses a file's text and applies it. A text over sqlparse's size
-// limit (a large pg_dump) is parsed in pieces cut after statements.
-func (c *Catalog) replay(name, text string) {
+// parsedPiece is a parsed piece of a file and the line it starts at.
+type parsedPiece struct {
+	script *sqlparse.Script
+	line   int
+}
+
+// parsePieces parses a file's text. A text over sqlparse's size limit (a
+// large pg_dump) is parsed in pieces cut after statements.
+func parsePieces(text string) []parsedPiece {
+	var out []parsedPiece
 	line := 1
 	for len(text) > 0 {
 		piece := text
 		if len(piece) > sqlparse.MaxBytes {
 			piece = text[:cutBefore(text, sqlparse.MaxBytes)]
 		}
-		c.applyAt(name, sqlparse.Parse(piece), line)
+		out = append(out, parsedPiece{sqlparse.Parse(piece), line})
 		line += strings.Count(piece, "\n")
 		text = text[len(piece):]
+	}
+	return out
+}
+
+// replay parses a file's text and applies it.
+func (c *Catalog) replay(name, text string) {
+	for _, p := range parsePieces(text) {
+		c.applyAt(name, p.script, p.line)
 	}
 }
 
