@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/dsqllint/dsqllint/config"
 	"github.com/dsqllint/dsqllint/fixer"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
@@ -33,7 +34,14 @@ var Analyzer = New()
 // New returns a dsqllint analyzer with its own configuration and flags, so
 // that tests and embedders can run differently configured instances.
 func New() *analysis.Analyzer {
-	s := &settings{cfg: rules.DefaultConfig(), retryFuncs: defaultRetryFuncs()}
+	a, _ := newAnalyzer()
+	return a
+}
+
+func newAnalyzer() (*analysis.Analyzer, *settings) {
+	s := newSettings()
+	s.flags = &setFlags{raw: map[string]string{}}
+	s.modules = &modules{m: map[string]*module{}}
 	a := &analysis.Analyzer{
 		Name:             "dsqllint",
 		Doc:              doc,
@@ -42,17 +50,36 @@ func New() *analysis.Analyzer {
 		Run:              func(pass *analysis.Pass) (any, error) { return s.run(pass) },
 	}
 	s.register(&a.Flags)
-	return a
+	return a, s
 }
 
-// settings is the analyzer's configuration, written only by flag parsing.
+// settings is the analyzer's configuration, written only by flag parsing
+// and, for each module, by its configuration file (module.go).
 type settings struct {
 	cfg        *rules.Config
 	retryFuncs funcList
 	verbose    bool
+	schema     pathList
+	// flags records the flags set on the command line or by golangci-lint
+	// settings, which override the configuration file; nil on the settings
+	// made for one module.
+	flags *setFlags
+	// modules caches, per module root, the settings and schema in force.
+	modules *modules
+	// file is the module's configuration file, nil when it has none.
+	file *config.File
+	// root is the module root ("" when none was found).
+	root string
+}
+
+func newSettings() *settings {
+	return &settings{cfg: rules.DefaultConfig(), retryFuncs: defaultRetryFuncs()}
 }
 
 func (s *settings) register(fs *flag.FlagSet) {
+	if s.flags != nil {
+		defer fs.VisitAll(func(f *flag.Flag) { f.Value = &recorded{Value: f.Value, name: f.Name, set: s.flags} })
+	}
 	fs.Var(&s.cfg.Target, "dsql-version", "target Aurora DSQL release `YYYY-MM[-DD]`; rules for features DSQL added later stay silent")
 	fs.Var(&s.cfg.FenceColumns, "fence-columns", "comma-separated version/epoch column names (`*` globs) that fence a write")
 	fs.Var(&s.cfg.OwnerColumns, "owner-columns", "comma-separated owner column names that fence a write when compared with the caller")
@@ -61,7 +88,8 @@ func (s *settings) register(fs *flag.FlagSet) {
 	fs.Var(ruleSet{s.cfg}, "disable", "comma-separated rule IDs to disable (e.g. DSQL003)")
 	fs.Var(&s.cfg.MigrationTx, "migration-tx", "how the migration runner applies a .sql file: `statement` (each statement on its own) or file (the file, or each goose/dbmate section, in one transaction, as golang-migrate and goose do)")
 	fs.Var(&s.retryFuncs, "retry-funcs", "comma-separated functions (`pkg/path.Func`) that run a transaction with retries on SQLSTATE 40001")
-	fs.BoolVar(&s.verbose, "verbose", false, "note on stderr every SQL text skipped because it exceeds the size or nesting limits")
+	fs.Var(&s.schema, "schema", "comma-separated schema `paths` (files, directories of migrations, globs, a pg_dump --schema-only file) relative to the module root; default: the schema paths of sqlc.yaml, else the directories of .sql files that create tables")
+	fs.BoolVar(&s.verbose, "verbose", false, "note on stderr where the schema came from, and every SQL text skipped because it exceeds the size or nesting limits")
 }
 
 // ruleSet is the -disable flag.
@@ -93,7 +121,14 @@ func (r ruleSet) Set(v string) error {
 }
 
 func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
-	c := &checker{pass: pass, settings: s, funcs: map[*types.Func]*ast.FuncDecl{}}
+	ms, err := s.forPackage(pass)
+	if err != nil {
+		return nil, err
+	}
+	if ms.file != nil && len(ms.file.Excludes) > 0 {
+		pass = ms.excluding(pass)
+	}
+	c := &checker{pass: pass, settings: ms, funcs: map[*types.Func]*ast.FuncDecl{}}
 	// A bug of ours must not crash go vet for the whole repository: it
 	// becomes this package's error, after every finding made so far.
 	defer func() {
@@ -103,6 +138,9 @@ func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
 		err = errors.Join(c.internal...)
 	}()
 	texts := c.collect()
+	if onlyNonSQLClient(pass.Pkg) {
+		texts = texts[:0] // its strings are CQL or another language, not SQL
+	}
 	texts = append(texts, c.embedded()...)
 	// .sql files named as other files of the pass: the CLI's plain SQL mode.
 	for _, name := range pass.OtherFiles {
@@ -133,6 +171,9 @@ type checker struct {
 	// queries, begins and flow findings feed the Go-flow rules.
 	queries []*queryCall
 	begins  []*beginCall
+	// nonSQL are the constants and variables run through a non-SQL client
+	// (notsql.go).
+	nonSQL map[types.Object]bool
 	// files caches Go source for building fixes.
 	files map[string][]byte
 	// loops caches whether a loop body checks for SQLSTATE 40001.
@@ -180,7 +221,7 @@ func (c *checker) lint(texts []*Text) {
 	var parsed []*parsedText
 	locks := map[ast.Node][]heldLock{}
 	for _, t := range texts {
-		if !t.Known && !sqlparse.LooksLikeSQL(t.SQL) {
+		if (!t.Known && !sqlparse.LooksLikeSQL(t.SQL)) || (t.Const != nil && c.nonSQL[t.Const]) {
 			continue
 		}
 		s := sqlparse.Parse(t.SQL)

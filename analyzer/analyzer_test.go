@@ -76,3 +76,15 @@ func TestSavepoint(t *testing.T) {
 func TestORMLocking(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(), "orm")
 }
+
+// TestSchema judges writes and locks by the schema the fixture's
+// migrations declare, with the fixture's .dsqllint.yaml in force.
+func TestSchema(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "schemafence")
+}
+
+// TestNotSQL: strings run through gocql (or a project's wrapper of it)
+// are CQL, not SQL.
+func TestNotSQL(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "cqlstore", "cqlmixed", "cqlwrapped")
+}

@@ -27,6 +27,7 @@ func (c *checker) collect() []*Text {
 	c.uses = map[types.Object][]*Text{}
 	c.defs = map[types.Object]ast.Expr{}
 	c.loops = map[ast.Node]bool{}
+	c.nonSQL = map[types.Object]bool{}
 	db := reachesDB(c.pass.Pkg)
 	var texts []*Text
 	for _, f := range c.pass.Files {
@@ -54,6 +55,9 @@ func (c *checker) collect() []*Text {
 				fn, key, ok := calleeOf(info, n)
 				var arg ast.Expr
 				if ok {
+					if nonSQLClient(fn.Pkg().Path()) {
+						c.markNonSQLArgs(n)
+					}
 					if fd := c.funcs[fn]; fd != nil && scope != nil {
 						var closure bool
 						var loops []ast.Node
@@ -112,7 +116,7 @@ func (c *checker) collect() []*Text {
 				if bin, ok := n.(*ast.BinaryExpr); ok && bin.Op != token.ADD {
 					return true
 				}
-				if !c.isStringExpr(n.(ast.Expr)) || c.isOperand(stack) || c.isQueryArg(stack) || c.isMessage(stack) {
+				if !c.isStringExpr(n.(ast.Expr)) || c.isOperand(stack) || c.isQueryArg(stack) || c.isMessage(stack) || c.nonSQLArg(stack) {
 					return true
 				}
 				if t := c.textOf(n.(ast.Expr)); t != nil {

@@ -17,10 +17,43 @@ func main() {
 	out := flag.String("out", "bench/out/synth", "directory to write the module to")
 	pkgs := flag.Int("packages", 100, "number of packages")
 	queries := flag.Int("queries", 60, "distinct queries per package")
+	migrations := flag.Int("migrations", 0, "number of goose-style migration files declaring the queried tables")
 	flag.Parse()
 	if err := write(*out, *pkgs, *queries); err != nil {
 		log.Fatal(err)
 	}
+	if err := writeMigrations(*out, *pkgs**queries, *migrations); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// writeMigrations writes n goose migrations, each creating the tables of
+// one query id's shapes and altering a table of the migration before.
+func writeMigrations(dir string, ids, n int) error {
+	if n == 0 {
+		return nil
+	}
+	mdir := filepath.Join(dir, "db", "migrations")
+	if err := os.MkdirAll(mdir, 0o755); err != nil {
+		return err
+	}
+	for m := 0; m < n; m++ {
+		var b strings.Builder
+		b.WriteString("-- +goose Up\n")
+		if id := m; id < ids {
+			fmt.Fprintf(&b, "CREATE TABLE shards_%[1]d (shard_id int PRIMARY KEY, range_id bigint NOT NULL, data bytea);\n"+
+				"CREATE TABLE executions_%[1]d (shard_id int, run_id bytea, next_event_id bigint, data bytea, PRIMARY KEY (shard_id, run_id));\n"+
+				"CREATE TABLE leases_%[1]d (resource_id text PRIMARY KEY, namespace text, worker_id text, heartbeat_at timestamptz, expires_at timestamptz);\n", id)
+		}
+		if m > 0 {
+			fmt.Fprintf(&b, "ALTER TABLE shards_%d ADD COLUMN updated_at timestamptz;\nCREATE UNIQUE INDEX ASYNC leases_%d_ns ON leases_%d (namespace, resource_id);\n", m-1, m-1, m-1)
+		}
+		b.WriteString("\n-- +goose Down\nSELECT 1;\n")
+		if err := os.WriteFile(filepath.Join(mdir, fmt.Sprintf("%05d_step.sql", m+1)), []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // shapes are query templates; %[1]d makes each instance distinct.

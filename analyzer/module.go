@@ -1,0 +1,200 @@
+package analyzer
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/dsqllint/dsqllint/catalog"
+	"github.com/dsqllint/dsqllint/config"
+)
+
+// The settings in force for a package are those of its module: the
+// defaults, then the module's .dsqllint.yaml, then the flags given on the
+// command line (or as golangci-lint settings). The module's schema is
+// found and replayed once per root and analyzer, whichever driver runs it.
+
+// setFlags records the raw values of the flags that were set explicitly.
+type setFlags struct {
+	mu  sync.Mutex
+	raw map[string]string
+}
+
+func (f *setFlags) get() map[string]string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make(map[string]string, len(f.raw))
+	for k, v := range f.raw {
+		out[k] = v
+	}
+	return out
+}
+
+// recorded wraps a flag's value to note that it was set.
+type recorded struct {
+	flag.Value
+	name string
+	set  *setFlags
+}
+
+func (r *recorded) Set(v string) error {
+	if err := r.Value.Set(v); err != nil {
+		return err
+	}
+	r.set.mu.Lock()
+	r.set.raw[r.name] = v
+	r.set.mu.Unlock()
+	return nil
+}
+
+func (r *recorded) String() string {
+	if r == nil || r.Value == nil {
+		return "" // the flag package probes a zero value for its default
+	}
+	return r.Value.String()
+}
+
+// IsBoolFlag keeps -verbose usable without a value.
+func (r *recorded) IsBoolFlag() bool {
+	b, ok := r.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// modules caches the settings of each module root.
+type modules struct {
+	mu    sync.Mutex
+	m     map[string]*module
+	loads int // modules loaded, for tests
+}
+
+type module struct {
+	once sync.Once
+	s    *settings
+	err  error
+}
+
+// forPackage returns the settings in force for the package of pass.
+func (s *settings) forPackage(pass *analysis.Pass) (*settings, error) {
+	if s.modules == nil {
+		return s, nil // already a module's settings
+	}
+	dir := ""
+	switch {
+	case len(pass.Files) > 0:
+		dir = filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
+	case len(pass.OtherFiles) > 0:
+		dir = filepath.Dir(pass.OtherFiles[0])
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	root := config.FindRoot(dir)
+	s.modules.mu.Lock()
+	m := s.modules.m[root]
+	if m == nil {
+		m = &module{}
+		s.modules.m[root] = m
+	}
+	s.modules.mu.Unlock()
+	m.once.Do(func() {
+		m.s, m.err = s.load(root)
+		s.modules.mu.Lock()
+		s.modules.loads++
+		s.modules.mu.Unlock()
+	})
+	return m.s, m.err
+}
+
+// load builds the settings of the module at root.
+func (s *settings) load(root string) (*settings, error) {
+	ms := newSettings()
+	ms.root = root
+	fs := flag.NewFlagSet("dsqllint", flag.ContinueOnError)
+	ms.register(fs)
+	explicit := s.flags.get()
+	if root != "" {
+		path := filepath.Join(root, config.FileName)
+		if _, err := os.Stat(path); err == nil {
+			f, err := config.Load(path, func(k string) bool { return fs.Lookup(k) != nil })
+			if err != nil {
+				return nil, err
+			}
+			for _, st := range f.Settings {
+				if _, ok := explicit[st.Key]; ok {
+					continue // the flag overrides the file
+				}
+				if err := fs.Set(st.Key, st.Value); err != nil {
+					return nil, f.Errorf(st.Line, "%s: %v", st.Key, err)
+				}
+			}
+			ms.file = f
+		}
+	}
+	for k, v := range explicit {
+		if err := fs.Set(k, v); err != nil {
+			return nil, fmt.Errorf("-%s: %v", k, err)
+		}
+	}
+	base := root
+	if base == "" {
+		if len(ms.schema) == 0 {
+			return ms, nil // no module: no schema to find
+		}
+		base, _ = os.Getwd()
+	}
+	src, err := catalog.Discover(base, ms.schema)
+	if err != nil {
+		if ms.file != nil && len(ms.schema) > 0 && explicit["schema"] == "" {
+			return nil, ms.file.Errorf(ms.file.Line("schema"), "%v", err)
+		}
+		return nil, err
+	}
+	if len(src.Files) > 0 {
+		cat, err := catalog.Load(base, src.Files)
+		if err != nil {
+			return nil, err
+		}
+		ms.cfg.Schema = cat
+		if ms.verbose {
+			fmt.Fprintf(os.Stderr, "dsqllint: %s: schema of %d tables from the %s (%d files)\n", base, cat.Len(), src.From, len(src.Files))
+		}
+	}
+	return ms, nil
+}
+
+// excluding returns a copy of pass whose reports drop what the module's
+// exclude entries name.
+func (s *settings) excluding(pass *analysis.Pass) *analysis.Pass {
+	p := *pass
+	report := pass.Report
+	p.Report = func(d analysis.Diagnostic) {
+		name := pass.Fset.Position(d.Pos).Filename
+		if rel, err := filepath.Rel(s.root, name); err == nil && !strings.HasPrefix(rel, "..") {
+			if s.file.Excluded(filepath.ToSlash(rel), d.Category) {
+				return
+			}
+		}
+		report(d)
+	}
+	return &p
+}
+
+// pathList is a comma-separated list flag.
+type pathList []string
+
+func (l *pathList) String() string { return strings.Join(*l, ",") }
+
+func (l *pathList) Set(s string) error {
+	*l = nil
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*l = append(*l, p)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,42 @@
+package analyzer
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	gochecker "golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// TestSchemaOncePerModule: the packages of a module share one load of its
+// configuration and schema, and each sees the schema's finding.
+func TestSchemaOncePerModule(t *testing.T) {
+	cfg := &packages.Config{Mode: packages.LoadSyntax, Dir: "testdata/mod"}
+	pkgs, err := packages.Load(cfg, "./...")
+	if err != nil || len(pkgs) != 3 {
+		t.Fatalf("load: %v, %d packages", err, len(pkgs))
+	}
+	a, s := newAnalyzer()
+	graph, err := gochecker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for act := range graph.All() {
+		if act.Err != nil {
+			t.Errorf("%s: %v", act.Package.PkgPath, act.Err)
+		}
+		for _, d := range act.Diagnostics {
+			if strings.Contains(d.Message, "leases has worker_id (db/migrations/001_init.sql:1)") {
+				found++
+			}
+		}
+	}
+	if found != 3 {
+		t.Errorf("%d packages report the key-only delete, want 3", found)
+	}
+	if s.modules.loads != 1 {
+		t.Errorf("the module was loaded %d times, want once", s.modules.loads)
+	}
+}

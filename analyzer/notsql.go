@@ -1,0 +1,114 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+)
+
+// Strings a package runs through a client of another query language are
+// not SQL, however much they read like it: Cassandra CQL through gocql
+// (`UPDATE namespaces SET ... WHERE namespaces_partition = ? and name = ?`),
+// ClickHouse, Spanner and BigQuery SQL, Cypher, DynamoDB PartiQL.
+
+// nonSQLClient reports a package of such a client, or a project's own
+// wrapper of gocql (a package named gocql or gocqlx).
+func nonSQLClient(path string) bool {
+	for _, p := range []string{
+		"github.com/gocql/gocql", "github.com/apache/cassandra-gocql-driver", "github.com/scylladb/gocqlx",
+		"github.com/ClickHouse/clickhouse-go", "cloud.google.com/go/spanner", "cloud.google.com/go/bigquery",
+		"github.com/neo4j/neo4j-go-driver", "github.com/aws/aws-sdk-go-v2/service/dynamodb", "github.com/aws/aws-sdk-go/service/dynamodb",
+	} {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	last := path[strings.LastIndexByte(path, '/')+1:]
+	return last == "gocql" || last == "gocqlx"
+}
+
+// sqlClient reports a package through which a package runs PostgreSQL or
+// MySQL SQL: the drivers and builders the Go-flow rules follow, and the
+// common ORMs and drivers besides.
+func sqlClient(path string) bool {
+	if dbPackages[path] {
+		return true
+	}
+	for _, p := range []string{
+		"github.com/jackc/pgx", "github.com/lib/pq", "github.com/go-sql-driver/mysql", "gorm.io/", "github.com/uptrace/bun",
+		"entgo.io/ent", "github.com/Masterminds/squirrel", "github.com/doug-martin/goqu", "github.com/go-pg/pg",
+	} {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyNonSQLClient reports a package whose only database client is a
+// non-SQL one: none of its strings is SQL.
+func onlyNonSQLClient(pkg *types.Package) bool {
+	if pkg == nil {
+		return false
+	}
+	other := false
+	for _, imp := range pkg.Imports() {
+		switch p := imp.Path(); {
+		case sqlClient(p):
+			return false
+		case nonSQLClient(p):
+			other = true
+		}
+	}
+	return other
+}
+
+// isNonSQLCall reports a call of a non-SQL client's function or method.
+func (c *checker) isNonSQLCall(call *ast.CallExpr) bool {
+	fn, _, ok := calleeOf(c.pass.TypesInfo, call)
+	return ok && nonSQLClient(fn.Pkg().Path())
+}
+
+// markNonSQLArgs records the constants and variables a non-SQL call
+// runs, directly or as the format of fmt.Sprintf, so that their texts
+// are not checked.
+func (c *checker) markNonSQLArgs(call *ast.CallExpr) {
+	info := c.pass.TypesInfo
+	for _, a := range call.Args {
+		a = ast.Unparen(a)
+		if inner, ok := a.(*ast.CallExpr); ok && isSprintf(info, inner) && len(inner.Args) > 0 {
+			a = ast.Unparen(inner.Args[0])
+		}
+		if id := ident(a); id != nil {
+			if obj := info.Uses[id]; obj != nil {
+				c.nonSQL[obj] = true
+			}
+		}
+	}
+}
+
+// nonSQLArg reports whether the expression on top of the stack is an
+// argument of a non-SQL call, directly or through fmt.Sprintf.
+func (c *checker) nonSQLArg(stack []ast.Node) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.ParenExpr, *ast.BinaryExpr:
+			continue
+		case *ast.CallExpr:
+			if c.isNonSQLCall(p) {
+				return true
+			}
+			if !isSprintf(c.pass.TypesInfo, p) {
+				return false
+			}
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+func isSprintf(info *types.Info, call *ast.CallExpr) bool {
+	fn, key, ok := calleeOf(info, call)
+	return ok && key.pkg == "fmt" && strings.HasPrefix(fn.Name(), "Sprint")
+}

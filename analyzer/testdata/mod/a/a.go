@@ -1,0 +1,3 @@
+package a
+
+const Delete = "DELETE FROM leases WHERE id = $1"

@@ -1,0 +1,3 @@
+package b
+
+const Delete = "DELETE FROM leases WHERE id = $1"

@@ -1,0 +1,3 @@
+package d
+
+const Delete = "DELETE FROM leases WHERE id = $1"

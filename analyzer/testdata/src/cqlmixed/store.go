@@ -1,0 +1,32 @@
+// Package cqlmixed runs both SQL and CQL: what goes to gocql is CQL.
+package cqlmixed
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/gocql/gocql"
+)
+
+const cqlUpdate = `UPDATE shards SET range_id = ? WHERE shard_id = ?`
+
+const sqlUpdate = `UPDATE shards SET range_id = $1 WHERE shard_id = $2` // want `DSQL003 unfenced-write`
+
+func Run(ctx context.Context, s *gocql.Session, db *sql.DB) error {
+	if err := s.Query(cqlUpdate, 1, 2).Exec(); err != nil {
+		return err
+	}
+	if err := s.Query("TRUNCATE shards").Exec(); err != nil {
+		return err
+	}
+	if err := s.Query(fmt.Sprintf("SELECT * FROM %s WHERE id = ? FOR SHARE", "t")).Exec(); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, sqlUpdate, 1, 2)
+	if err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, "TRUNCATE shards") // want `DSQL105 unsupported-statement`
+	return err
+}
