@@ -58,12 +58,11 @@ func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlpar
 				best = c
 			}
 		}
-		switch {
-		case len(learned) > 0:
+		if best != nil {
+			col, evidence = best.Name, cite(t, best)
+		}
+		if len(learned) > 0 {
 			col = learned[0]
-		case best != nil:
-			col = best.Name
-			evidence = cite(t, best)
 		}
 	} else {
 		coord = coordinationColumns(cfg, w)
