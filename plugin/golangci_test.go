@@ -78,6 +78,31 @@ func TestGolangciLint(t *testing.T) {
 		}
 	})
 
+	t.Run("configuration file", func(t *testing.T) {
+		// golangci-lint caches a package's issues by its Go source, which
+		// these runs share: each gets a fresh cache (docs/integrations.md).
+		cache := t.TempDir
+		dir := exampleModule(t, root, golangciConfig(""))
+		write(t, filepath.Join(dir, ".dsqllint.yaml"), "disable: [DSQL001]\n")
+		issues, out := runGolangci(t, golangci, cache(), dir, 1, "run", "./...")
+		if strings.Contains(issues, "DSQL001") || !strings.Contains(issues, "DSQL002") {
+			t.Errorf(".dsqllint.yaml disable: [DSQL001] not honoured:\n%s\n%s", issues, out)
+		}
+		// A golangci-lint setting overrides the file.
+		dir = exampleModule(t, root, golangciConfig("disable: [DSQL003]"))
+		write(t, filepath.Join(dir, ".dsqllint.yaml"), "disable: [DSQL001]\n")
+		issues, out = runGolangci(t, golangci, cache(), dir, 1, "run", "./...")
+		if !strings.Contains(issues, "DSQL001") || strings.Contains(issues, "DSQL003") {
+			t.Errorf("the golangci-lint setting does not override the file:\n%s\n%s", issues, out)
+		}
+		// A bad file is an error at its line.
+		write(t, filepath.Join(dir, ".dsqllint.yaml"), "# settings\nfence-column: [x]\n")
+		_, out = runGolangci(t, golangci, cache(), dir, -1, "run", "./...")
+		if !strings.Contains(out, `.dsqllint.yaml:2: unknown key`) {
+			t.Errorf("a bad .dsqllint.yaml is not an error at its line:\n%s", out)
+		}
+	})
+
 	t.Run("strict settings", func(t *testing.T) {
 		dir := exampleModule(t, root, golangciConfig("fence_columns: [range_id]"))
 		_, out := runGolangci(t, golangci, cache, dir, -1, "run", "./...")
