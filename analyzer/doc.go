@@ -13,6 +13,12 @@
 // SHARE is rejected, FOR UPDATE never blocks, and correctness between
 // processes rests on compare-and-swap fences. See docs/rules for every rule.
 //
+// Each package is checked with its module's settings: the defaults, the
+// module's .dsqllint.yaml (package config), then the flags given; and with
+// its module's schema (package catalog), discovered and replayed once per
+// module root, so that the locking rules judge tables by their columns and
+// keys. Strings run through a non-SQL client such as gocql are not SQL.
+//
 // Findings are suppressed with `//dsqllint:ignore DSQL003 -- reason` on the
 // line or the line above (Go), or `-- dsqllint:ignore DSQL003 -- reason`
 // before the statement (SQL). A suppression without a reason, naming an
