@@ -126,6 +126,11 @@ func primaryKeyGap(t *catalog.Table, conds []sqlparse.Cond) string {
 		return "is missing, so nothing pins the primary key (" + strings.Join(pk, ", ") + ") of " + t.Name
 	}
 	eq := keyColumns(conds)
+	for _, c := range conds {
+		if c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueSubquery && !c.InSubquery {
+			eq = append(eq, c.Column) // id = (SELECT ...): one value, one row
+		}
+	}
 	if containsAll(eq, pk) {
 		return ""
 	}

@@ -123,6 +123,9 @@ func TestLockScopeWithSchema(t *testing.T) {
 		// Pinned by the whole primary key: quiet.
 		{"SELECT * FROM records WHERE id = $1 FOR UPDATE", ""},
 		{"SELECT * FROM executions e WHERE e.shard_id = $1 AND e.namespace_id = $2 AND e.workflow_id = $3 AND e.run_id = $4 AND e.state IS NOT NULL FOR UPDATE", ""},
+		// A scalar subquery is one value: quiet. A list of rows is not.
+		{"SELECT * FROM records WHERE id = (SELECT record_id FROM leases WHERE id = $1) FOR UPDATE", ""},
+		{"SELECT * FROM executions WHERE (shard_id, namespace_id, workflow_id, run_id) IN (SELECT * FROM input) FOR UPDATE", "pins no column of the primary key"},
 		// A condition the model cannot read may pin the key: quiet.
 		{"SELECT * FROM jobs WHERE (id, queue) = ($1, $2) FOR UPDATE", ""},
 		// Unknown to the schema: the shape rule, which an equality satisfies.

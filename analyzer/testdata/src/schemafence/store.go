@@ -27,6 +27,14 @@ const (
 	claimRecord = `UPDATE records SET owner_id = $1 WHERE id = $2 AND owner_id IS NULL`
 )
 
+// Negative twins of the key-only delete: a guarded bulk delete, and a
+// delete of a job only as it was read.
+const (
+	purgeFinished = `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE status = 'done' LIMIT 100)`
+	deleteDone    = `DELETE FROM jobs WHERE id = $1 AND status IS NOT DISTINCT FROM 'done'`
+	finishJob     = `UPDATE jobs SET status = 'done' WHERE id = $1 AND status IS DISTINCT FROM 'done'`
+)
+
 // A package version is text: not a fence column, not coordination state.
 const bumpPackage = `UPDATE packages SET version = $1 WHERE name = $2`
 
