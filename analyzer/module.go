@@ -85,7 +85,7 @@ func (s *settings) forPackage(pass *analysis.Pass) (*settings, error) {
 	}
 	dir := ""
 	switch {
-	case len(pass.Files) > 0:
+	case len(pass.Files) > 0 && pass.Fset.File(pass.Files[0].Pos()) != nil:
 		dir = filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
 	case len(pass.OtherFiles) > 0:
 		dir = filepath.Dir(pass.OtherFiles[0])
