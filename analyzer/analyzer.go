@@ -59,7 +59,7 @@ type settings struct {
 	cfg        *rules.Config
 	retryFuncs funcList
 	verbose    bool
-	schema     pathList
+	schema     listFlag
 	// flags records the flags set on the command line or by golangci-lint
 	// settings, which override the configuration file; nil on the settings
 	// made for one module.

@@ -59,26 +59,14 @@ var execMethods = map[callee]bool{
 }
 
 // funcList is the -retry-funcs flag: fully qualified function names.
-type funcList []string
-
-func (l *funcList) String() string { return strings.Join(*l, ",") }
-
-func (l *funcList) Set(s string) error {
-	*l = nil
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			*l = append(*l, f)
-		}
-	}
-	return nil
-}
+type funcList struct{ listFlag }
 
 func (l funcList) has(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
 	name := fn.Pkg().Path() + "." + fn.Name()
-	for _, f := range l {
+	for _, f := range l.listFlag {
 		if f == name {
 			return true
 		}
@@ -87,7 +75,7 @@ func (l funcList) has(fn *types.Func) bool {
 }
 
 func defaultRetryFuncs() funcList {
-	return funcList{
+	return funcList{listFlag{
 		pkgOCC + ".RunTxWithRetry", pkgOCC + ".RunTxWithRetryVoid",
 		pkgOCCPGX + ".RunTxWithRetry", pkgOCCPGX + ".RunTxWithRetryVoid",
 		"github.com/cockroachdb/cockroach-go/v2/crdb.ExecuteTx",
@@ -97,7 +85,7 @@ func defaultRetryFuncs() funcList {
 		"github.com/cockroachdb/cockroach-go/v2/crdb/crdbsqlx.ExecuteTx",
 		"github.com/awslabs/aurora-dsql-connectors/go/pgx/occretry.WithRetry",
 		"github.com/awslabs/aurora-dsql-connectors/go/pgx/occretry.Retry",
-	}
+	}}
 }
 
 // retryWords match what a hand-written 40001 retry loop mentions.

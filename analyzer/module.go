@@ -184,12 +184,12 @@ func (s *settings) excluding(pass *analysis.Pass) *analysis.Pass {
 	return &p
 }
 
-// pathList is a comma-separated list flag.
-type pathList []string
+// listFlag is a comma-separated list flag.
+type listFlag []string
 
-func (l *pathList) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
 
-func (l *pathList) Set(s string) error {
+func (l *listFlag) Set(s string) error {
 	*l = nil
 	for _, p := range strings.Split(s, ",") {
 		if p = strings.TrimSpace(p); p != "" {
