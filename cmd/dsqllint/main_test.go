@@ -75,7 +75,7 @@ func TestBundledExample(t *testing.T) {
 	for _, want := range []string{
 		"examples/shardstore/store.go:17:42: DSQL001 share-lock: FOR SHARE",
 		"examples/shardstore/store.go:21:71: DSQL002 mysql-share-lock:",
-		"examples/shardstore/store.go:24:62: DSQL003 unfenced-write: UPDATE of shards sets range_id",
+		"examples/shardstore/store.go:24:62: DSQL003 unfenced-write: UPDATE of shards sets range_id with no compare-and-swap predicate on the row, and shards has range_id (examples/shardstore/migrations/00001_init.sql:6)",
 		"examples/shardstore/queries/leases.sql:10:1: DSQL003 unfenced-write: UPDATE of leases",
 		"examples/shardstore/queries/leases.sql:19:1: DSQL001 share-lock: FOR SHARE",
 		"examples/shardstore/tx.go:14:46: DSQL009 isolation-level:",

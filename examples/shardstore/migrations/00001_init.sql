@@ -1,0 +1,20 @@
+-- +goose Up
+-- The schema dsqllint learns: shards and leases are coordination state
+-- (a version column, an owner and a lease expiry).
+CREATE TABLE shards (
+    shard_id INTEGER PRIMARY KEY,
+    range_id BIGINT NOT NULL,
+    data     BYTEA
+);
+
+CREATE TABLE leases (
+    resource_id  TEXT PRIMARY KEY,
+    namespace    TEXT NOT NULL,
+    worker_id    TEXT,
+    heartbeat_at TIMESTAMPTZ,
+    expires_at   TIMESTAMPTZ
+);
+
+-- +goose Down
+DROP TABLE leases;
+DROP TABLE shards;
