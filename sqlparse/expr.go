@@ -252,6 +252,9 @@ func valueKind(n *pg.Node, target Table, upsert bool) ValueKind {
 		return ValueNow
 	case n.GetFuncCall() != nil:
 		fc := n.GetFuncCall()
+		if isSqlcParam(fc) {
+			return ValueCaller
+		}
 		if nowFuncs[strings.ToLower(opName(fc.Funcname))] {
 			return ValueNow
 		}
@@ -309,4 +312,17 @@ func assigns(targets []*pg.Node, table Table) []Assign {
 		out = append(out, a)
 	}
 	return out
+}
+
+// isSqlcParam reports sqlc's named parameters, sqlc.arg(name),
+// sqlc.narg(name) and sqlc.slice(name): placeholders in a query file.
+func isSqlcParam(fc *pg.FuncCall) bool {
+	if len(fc.Funcname) != 2 || !strings.EqualFold(fc.Funcname[0].GetString_().GetSval(), "sqlc") {
+		return false
+	}
+	switch strings.ToLower(opName(fc.Funcname)) {
+	case "arg", "narg", "slice":
+		return true
+	}
+	return false
 }

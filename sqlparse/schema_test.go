@@ -94,6 +94,8 @@ func TestConditionOperators(t *testing.T) {
 		{"status IS DISTINCT FROM 'done'", OpDistinct},
 		{"status IS NOT DISTINCT FROM $2", OpEq},
 		{"executor_id <> $1", OpNe},
+		{"version = sqlc.arg(expected_version)", OpEq},
+		{"id = ANY(sqlc.slice('ids'))", OpIn},
 	}
 	for _, c := range cases {
 		st := Parse("UPDATE t SET x = 1 WHERE " + c.where).Stmts[0]
