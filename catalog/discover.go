@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/dsqllint/dsqllint/sqlcconf"
 )
 
 // Source says where a module's schema was found.
@@ -19,6 +19,8 @@ type Source struct {
 	From string
 	// Files are the schema files in replay order.
 	Files []string
+	// Sqlc are the SQL packages of the module's sqlc configurations.
+	Sqlc []sqlcconf.Package
 }
 
 // Discover finds the schema of the module rooted at root, in this order:
@@ -37,6 +39,8 @@ type Source struct {
 // A pattern that matches nothing is an error, so that a mistyped setting
 // does not silently fall back to the name-based rules.
 func Discover(root string, patterns []string) (Source, error) {
+	w := walkModule(root)
+	src := Source{Sqlc: w.sqlcPackages()}
 	if len(patterns) > 0 {
 		var files []string
 		for _, p := range patterns {
@@ -46,16 +50,17 @@ func Discover(root string, patterns []string) (Source, error) {
 			}
 			files = append(files, matched...)
 		}
-		return Source{From: "schema setting", Files: dedupe(files)}, nil
+		src.From, src.Files = "schema setting", dedupe(files)
+		return src, nil
 	}
-	w := walkModule(root)
-	if files, cfg := w.sqlcSchema(); len(files) > 0 {
-		return Source{From: "sqlc configuration " + cfg, Files: files}, nil
+	if files, cfg := w.sqlcSchema(src.Sqlc); len(files) > 0 {
+		src.From, src.Files = "sqlc configuration "+cfg, files
+		return src, nil
 	}
 	if files := w.migrationDirs(); len(files) > 0 {
-		return Source{From: "migration directories", Files: files}, nil
+		src.From, src.Files = "migration directories", files
 	}
-	return Source{}, nil
+	return src, nil
 }
 
 // expand resolves one entry of the schema setting.
@@ -153,7 +158,7 @@ func walkModule(root string) moduleFiles {
 		switch {
 		case isSQL(path):
 			m.sql = append(m.sql, path)
-		case name == "sqlc.yaml" || name == "sqlc.yml" || name == "sqlc.json":
+		case slices.Contains(sqlcconf.Names, name):
 			m.sqlc = append(m.sqlc, path)
 		}
 		return nil
@@ -161,70 +166,32 @@ func walkModule(root string) moduleFiles {
 	return m
 }
 
-// sqlcConfig is the part of sqlc's configuration (versions 1 and 2) that
-// names schema files.
-type sqlcConfig struct {
-	SQL []struct {
-		Engine string    `yaml:"engine"`
-		Schema stringish `yaml:"schema"`
-	} `yaml:"sql"`
-	Packages []struct {
-		Engine string    `yaml:"engine"`
-		Schema stringish `yaml:"schema"`
-	} `yaml:"packages"`
-}
-
-// stringish is a YAML string or list of strings.
-type stringish []string
-
-func (s *stringish) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind == yaml.ScalarNode {
-		*s = []string{n.Value}
-		return nil
+// sqlcPackages reads the module's sqlc configurations; one sqlc itself
+// would reject is skipped, for sqlc reports it better.
+func (m moduleFiles) sqlcPackages() []sqlcconf.Package {
+	var pkgs []sqlcconf.Package
+	for _, cfg := range m.sqlc {
+		if got, err := sqlcconf.Read(cfg); err == nil {
+			pkgs = append(pkgs, got...)
+		}
 	}
-	var l []string
-	if err := n.Decode(&l); err != nil {
-		return err
-	}
-	*s = l
-	return nil
+	return pkgs
 }
 
 // sqlcSchema returns the schema files the module's sqlc configurations
-// name, PostgreSQL engines first, and the configuration files used.
-func (m moduleFiles) sqlcSchema() ([]string, string) {
-	type entry struct {
-		cfg, engine string
-		paths       []string
-	}
-	var entries []entry
-	var used []string
-	for _, cfgPath := range m.sqlc {
-		data, err := os.ReadFile(cfgPath)
-		if err != nil {
+// name (PostgreSQL engines only, when there is one) and the configuration
+// files used.
+func (m moduleFiles) sqlcSchema(pkgs []sqlcconf.Package) ([]string, string) {
+	postgres := slices.ContainsFunc(pkgs, sqlcconf.Package.Postgres)
+	var files, used []string
+	for _, p := range pkgs {
+		if postgres && !p.Postgres() {
 			continue
 		}
-		var cfg sqlcConfig
-		if yaml.Unmarshal(data, &cfg) != nil {
-			continue // not ours to judge; sqlc reports its own errors
-		}
-		for _, s := range cfg.SQL {
-			entries = append(entries, entry{cfgPath, s.Engine, s.Schema})
-		}
-		for _, p := range cfg.Packages {
-			entries = append(entries, entry{cfgPath, p.Engine, p.Schema})
-		}
-	}
-	postgres := slices.ContainsFunc(entries, func(e entry) bool { return isPostgresEngine(e.engine) })
-	var files []string
-	for _, e := range entries {
-		if postgres && !isPostgresEngine(e.engine) {
-			continue
-		}
-		for _, p := range e.paths {
-			if got, err := expand(filepath.Dir(e.cfg), p); err == nil {
+		for _, s := range p.Schema {
+			if got, err := expand("", s); err == nil {
 				files = append(files, got...)
-				if rel := m.rel(e.cfg); !slices.Contains(used, rel) {
+				if rel := m.rel(p.Config); !slices.Contains(used, rel) {
 					used = append(used, rel)
 				}
 			}
@@ -234,13 +201,6 @@ func (m moduleFiles) sqlcSchema() ([]string, string) {
 		return nil, ""
 	}
 	return dedupe(files), strings.Join(used, ", ")
-}
-
-// isPostgresEngine reports an sqlc engine whose DDL is PostgreSQL's; sqlc's
-// default engine is postgresql.
-func isPostgresEngine(e string) bool {
-	e = strings.ToLower(e)
-	return e == "" || e == "postgresql" || e == "postgres"
 }
 
 // migrationDirs returns every .sql file (down migrations left out) of the
