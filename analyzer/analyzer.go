@@ -17,6 +17,7 @@ import (
 	"github.com/dsqllint/dsqllint/config"
 	"github.com/dsqllint/dsqllint/fixer"
 	"github.com/dsqllint/dsqllint/rules"
+	"github.com/dsqllint/dsqllint/sqlcconf"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -70,6 +71,8 @@ type settings struct {
 	file *config.File
 	// root is the module root ("" when none was found).
 	root string
+	// sqlc are the SQL packages of the module's sqlc configurations.
+	sqlc []sqlcconf.Package
 }
 
 func newSettings() *settings {
@@ -141,10 +144,24 @@ func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
 	if onlyNonSQLClient(pass.Pkg) {
 		texts = texts[:0] // its strings are CQL or another language, not SQL
 	}
-	texts = append(texts, c.embedded()...)
-	// .sql files named as other files of the pass: the CLI's plain SQL mode.
-	for _, name := range pass.OtherFiles {
-		if strings.EqualFold(filepath.Ext(name), ".sql") {
+	queryFiles, generated := c.sqlcFiles()
+	c.generated = generated
+	for _, t := range texts {
+		if t.Node != nil && strings.HasPrefix(strings.TrimSpace(t.SQL), "-- name:") && generated[c.fileOf(t.Node.Pos())] {
+			t.Generated = true
+		}
+	}
+	embedded := c.embedded()
+	texts = append(texts, embedded...)
+	// .sql files named as other files of the pass (the CLI's plain SQL
+	// mode), and the query files of sqlc-generated code.
+	seen := map[string]bool{}
+	for _, t := range embedded {
+		seen[pass.Fset.File(t.Pos(0, false)).Name()] = true
+	}
+	for _, name := range append(pass.OtherFiles, queryFiles...) {
+		if strings.EqualFold(filepath.Ext(name), ".sql") && !seen[name] {
+			seen[name] = true
 			if t := c.sqlFile(name); t != nil {
 				texts = append(texts, t)
 			}
@@ -174,6 +191,9 @@ type checker struct {
 	// nonSQL are the constants and variables run through a non-SQL client
 	// (notsql.go).
 	nonSQL map[types.Object]bool
+	// generated are the sqlc-generated Go files whose query file is
+	// checked instead (sqlc.go).
+	generated map[*ast.File]bool
 	// files caches Go source for building fixes.
 	files map[string][]byte
 	// loops caches whether a loop body checks for SQLSTATE 40001.
@@ -247,8 +267,8 @@ func (c *checker) lint(texts []*Text) {
 	c.flow(scripts)
 	for _, p := range parsed {
 		t := p.text
-		if t.Ref {
-			continue // reported at the constant's declaration
+		if t.Ref || t.Generated {
+			continue // reported at the constant's declaration, or in the query file sqlc read
 		}
 		ctx := &rules.Context{Config: cfg, Style: p.script.Style, MaxParam: p.script.MaxParam, Fences: fences}
 		if t.Node == nil {

@@ -264,8 +264,8 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 // //dsqllint:ignore silences it.
 func (c *checker) reportGo(id string, pos, end token.Pos, msg string, fix *analysis.SuggestedFix) {
 	r := rules.ByID(id)
-	if r == nil || !c.settings.cfg.Enabled(id) || c.suppressedAt(id, pos, nil) {
-		return
+	if r == nil || !c.settings.cfg.Enabled(id) || c.suppressedAt(id, pos, nil) || c.generated[c.fileOf(pos)] {
+		return // (nobody edits sqlc's Go; its query file is checked)
 	}
 	d := analysis.Diagnostic{Pos: pos, End: end, Category: r.ID, Message: r.Prefix() + msg, URL: r.DocURL()}
 	if fix != nil {

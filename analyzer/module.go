@@ -148,6 +148,7 @@ func (s *settings) load(root string) (*settings, error) {
 		base, _ = os.Getwd()
 	}
 	src, err := catalog.Discover(base, ms.schema)
+	ms.sqlc = src.Sqlc
 	if err != nil {
 		if ms.file != nil && len(ms.schema) > 0 && explicit["schema"] == "" {
 			return nil, ms.file.Errorf(ms.file.Line("schema"), "%v", err)

@@ -31,6 +31,9 @@ type Text struct {
 	// tells what the function runs (its locks) but is reported only at the
 	// declaration.
 	Ref bool
+	// Generated marks a query const sqlc generated from a query file that
+	// is checked itself: read, not reported.
+	Generated bool
 }
 
 // piece maps SQL[start:end] to source. Literal pieces map byte by byte

@@ -3,13 +3,29 @@ package rules
 import "github.com/dsqllint/dsqllint/sqlparse"
 
 // UncheckedCAS is DSQL004, reported by the analyzer where a CAS write's
-// result is dropped.
+// result is dropped, and here where sqlc is told to drop it.
 var UncheckedCAS = register(&Rule{
 	ID:       "DSQL004",
 	Name:     "unchecked-cas",
 	Severity: Warning,
 	Summary:  "a compare-and-swap write whose affected-row count is never read",
+	check:    checkSqlcExec,
 })
+
+// checkSqlcExec reports a CAS write sqlc generates as `:exec`: the method
+// returns only an error, so no caller can see that no row changed.
+func checkSqlcExec(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string, *Fix)) {
+	if st.Write == nil {
+		return
+	}
+	name, cmd := sqlparse.SqlcQuery(ctx.Text, st.Span.Start)
+	if cmd != ":exec" || !IsCASWrite(ctx.Config, st) {
+		return
+	}
+	report(st.KeywordSpan, "the compare-and-swap write "+name+" is annotated :exec, so the method sqlc generates drops its row count "+
+		"and a lost race (0 rows changed) looks like success; annotate it :execrows and check that the count is 1 "+
+		"(or return *occ.ConditionFailedError)", nil)
+}
 
 // IsCASWrite reports whether st is a single-row compare-and-swap write: its
 // WHERE pins the row by key equality and carries a fence predicate. With a

@@ -90,6 +90,29 @@ func markers(text string) []marker {
 	return out
 }
 
+// SqlcQuery returns the name and command of the sqlc query whose text
+// starts at offset at (`-- name: UpdateShard :exec` on a line before it,
+// with only comments and blank lines between), or "" when there is none.
+func SqlcQuery(text string, at int) (name, cmd string) {
+	for end := lineStart(text, at); end > 0; {
+		start := lineStart(text, end-1)
+		line := strings.TrimSpace(text[start:end])
+		if line != "" && !strings.HasPrefix(line, "--") {
+			return "", ""
+		}
+		if body, ok := strings.CutPrefix(line, "--"); ok && isSqlcHeader(strings.TrimSpace(body)) {
+			f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(body), "name:"))
+			return f[0], f[1]
+		}
+		end = start
+	}
+	return "", ""
+}
+
+func lineStart(text string, off int) int {
+	return strings.LastIndexByte(text[:min(off, len(text))], '\n') + 1
+}
+
 // isSqlcHeader matches sqlc's `name: GetAuthor :one` query header.
 func isSqlcHeader(body string) bool {
 	rest, ok := strings.CutPrefix(body, "name:")

@@ -11,7 +11,7 @@ SET status = $1
 WHERE id = $2 AND namespace = $3; -- want `DSQL003 unfenced-write: UPDATE of workflow_executions sets status`
 
 -- name: ClaimWorkflow :exec
-UPDATE workflow_executions
+UPDATE workflow_executions -- want `DSQL004 unchecked-cas: the compare-and-swap write ClaimWorkflow is annotated :exec`
 SET status = 'running'
 WHERE id = $1 AND namespace = $2 AND status = 'pending';
 

@@ -1,6 +1,6 @@
 -- Lease queries, sqlc style.
 
--- name: HeartbeatLease :exec
+-- name: HeartbeatLease :execrows
 UPDATE leases SET heartbeat_at = $1, expires_at = $2
 WHERE resource_id = $3 AND worker_id = $4;
 

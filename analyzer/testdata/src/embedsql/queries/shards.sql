@@ -12,4 +12,7 @@ UPDATE shards SET data = $1
 WHERE shard_id = $2; -- want `DSQL003 unfenced-write: UPDATE of shards has no compare-and-swap predicate, though other statements fence shards on range_id`
 
 -- name: UpdateShard :exec
+UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3; -- want `DSQL004 unchecked-cas: the compare-and-swap write UpdateShard is annotated :exec`
+
+-- name: UpdateShardCounted :execrows
 UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3;

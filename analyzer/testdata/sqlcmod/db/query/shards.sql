@@ -1,0 +1,15 @@
+-- name: ReadLockShard :one
+SELECT range_id FROM shards
+WHERE shard_id = $1
+FOR SHARE; -- want `DSQL001 share-lock: FOR SHARE`
+
+-- name: UpdateShard :exec
+UPDATE shards -- want `DSQL004 unchecked-cas: the compare-and-swap write UpdateShard is annotated :exec`
+SET range_id = sqlc.arg(next_range_id)
+WHERE shard_id = sqlc.arg(shard_id) AND range_id = sqlc.arg(range_id);
+
+-- name: UpdateShardCounted :execrows
+UPDATE shards SET range_id = @next_range_id WHERE shard_id = @shard_id AND range_id = @range_id;
+
+-- name: DeleteShard :exec
+DELETE FROM shards WHERE shard_id = $1; -- want `DSQL003 unfenced-write: DELETE from shards has no compare-and-swap predicate, though other statements fence shards on range_id, and shards has range_id \(db/schema.sql:3\)`

@@ -1,0 +1,3 @@
+module example.com/sqlcmod
+
+go 1.25
