@@ -37,8 +37,13 @@ func IsCASWrite(cfg *Config, st *sqlparse.Statement) bool {
 		return false
 	}
 	fence := map[string]bool{}
-	for _, c := range fenceColumns(cfg, w, w.Where) {
-		fence[c] = true
+	for _, c := range w.Where {
+		// A guard that only rules a value out (status IS DISTINCT FROM
+		// 'done', executor_id <> $1) makes the write idempotent: no row
+		// changed means it was done already, not that a race was lost.
+		if isFence(cfg, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) && !excludesOnly(c.Op) {
+			fence[c.Column] = true
+		}
 	}
 	if len(fence) == 0 {
 		return false
@@ -59,4 +64,10 @@ func IsCASWrite(cfg *Config, st *sqlparse.Statement) bool {
 func UncheckedCASMessage(how, helper string) string {
 	return "the result of this compare-and-swap write " + how + ", so a lost race (0 rows changed) looks like success; " +
 		"check RowsAffected() == 1 or use " + helper + ", which returns *occ.ConditionFailedError"
+}
+
+// excludesOnly reports an operator that rules values out rather than
+// expecting one.
+func excludesOnly(op sqlparse.Op) bool {
+	return op == sqlparse.OpNe || op == sqlparse.OpNotIn || op == sqlparse.OpDistinct || op == sqlparse.OpIsNotNull
 }

@@ -162,6 +162,9 @@ func TestCASWriteWithSchema(t *testing.T) {
 		{"UPDATE executions SET db_record_version = $1 WHERE shard_id = $2 AND db_record_version = $3", false},
 		{"UPDATE jobs SET status = 'running' WHERE queue = $1 AND status = 'ready'", false}, // many rows
 		{"UPDATE jobs SET status = 'running' WHERE id = $1 AND status = 'ready'", true},
+		// Idempotent: no row changed means it was done already.
+		{"UPDATE jobs SET status = 'done' WHERE id = $1 AND status IS DISTINCT FROM 'done'", false},
+		{"UPDATE jobs SET status = 'cancelled' WHERE id = $1 AND status NOT IN ('done', 'failed')", false},
 	}
 	for _, c := range cases {
 		st := sqlparse.Parse(c.q).Stmts[0]

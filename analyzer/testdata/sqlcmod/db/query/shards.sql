@@ -13,3 +13,6 @@ UPDATE shards SET range_id = @next_range_id WHERE shard_id = @shard_id AND range
 
 -- name: DeleteShard :exec
 DELETE FROM shards WHERE shard_id = $1; -- want `DSQL003 unfenced-write: DELETE from shards has no compare-and-swap predicate, though other statements fence shards on range_id, and shards has range_id \(db/schema.sql:3\)`
+
+-- name: SetShardData :exec
+UPDATE shards SET data = @data WHERE shard_id = @shard_id AND data IS DISTINCT FROM @data;
