@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -49,6 +50,7 @@ func newAnalyzer() (*analysis.Analyzer, *settings) {
 		URL:              "https://github.com/dsqllint/dsqllint/blob/main/docs/rules/README.md",
 		RunDespiteErrors: true,
 		Run:              func(pass *analysis.Pass) (any, error) { return s.run(pass) },
+		ResultType:       reflect.TypeOf((*Summary)(nil)),
 	}
 	s.register(&a.Flags)
 	return a, s
@@ -168,7 +170,7 @@ func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
 		}
 	}
 	c.lint(texts)
-	return nil, nil
+	return c.summary, nil
 }
 
 // checker is the state of one package's analysis.
@@ -194,6 +196,10 @@ type checker struct {
 	// generated are the sqlc-generated Go files whose query file is
 	// checked instead (sqlc.go).
 	generated map[*ast.File]bool
+	// outCalls are calls of other packages of the module, and summary what
+	// the module stage learns from the package (summary.go).
+	outCalls []outCall
+	summary  *Summary
 	// files caches Go source for building fixes.
 	files map[string][]byte
 	// loops caches whether a loop body checks for SQLSTATE 40001.
@@ -265,6 +271,7 @@ func (c *checker) lint(texts []*Text) {
 		scripts[p.text] = p.script
 	}
 	c.flow(scripts)
+	c.summary = c.summarize(scripts)
 	for _, p := range parsed {
 		t := p.text
 		if t.Ref || t.Generated {

@@ -69,6 +69,10 @@ func (c *checker) collect() []*Text {
 					if db {
 						c.observeCall(n, fn, key, stack, scope)
 						arg = queryArgOf(key, n)
+						if scope != nil && c.inModule(fn) {
+							closure, loops := c.retryContext(stack)
+							c.outCalls = append(c.outCalls, outCall{scope, n, funcKey(fn), closure, loops})
+						}
 					}
 				}
 				if arg != nil {

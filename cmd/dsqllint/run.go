@@ -187,6 +187,8 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 		return nil, nil, exitFailure
 	}
 	res := &result{analyzer: a.Name, errs: map[string]error{}}
+	var sums []*analyzer.Summary
+	pkgID := map[string]string{} // package path → the ID module findings go under
 	for act := range graph.All() {
 		if act.Err != nil {
 			fmt.Fprintf(os.Stderr, "dsqllint: %s: %v\n", act.Package.PkgPath, act.Err)
@@ -199,6 +201,18 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 		res.fset = act.Package.Fset
 		for _, d := range act.Diagnostics {
 			res.diags = append(res.diags, diag{pkg: act.Package.ID, Diagnostic: d})
+		}
+		if s, ok := act.Result.(*analyzer.Summary); ok && s != nil {
+			sums = append(sums, s)
+			if _, ok := pkgID[s.Pkg]; !ok || act.Package.ID == act.Package.PkgPath {
+				pkgID[s.Pkg] = act.Package.ID
+			}
+		}
+	}
+	// The module stage: what no single package shows.
+	if res.fset != nil {
+		for _, f := range analyzer.ModuleFindings(res.fset, sums) {
+			res.diags = append(res.diags, diag{pkg: pkgID[f.Pkg], Diagnostic: f.Diagnostic})
 		}
 	}
 	if res.fset == nil {
@@ -323,3 +337,4 @@ func writeSameMode(name string, data []byte) error {
 	}
 	return os.WriteFile(name, data, st.Mode().Perm())
 }
+

@@ -1,0 +1,123 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/dsqllint/dsqllint/rules"
+)
+
+// maxPassDepth bounds how many calls a transaction is followed through.
+const maxPassDepth = 8
+
+// ModuleFindings joins the summaries of a module's packages and reports
+// DSQL005 where no single package can: a FOR UPDATE run on a parameter, in
+// one package, when a function of another package begins the transaction
+// outside any 40001 retry and hands it down. A function counts as retried
+// when any call of it in the module runs inside a retry. Each lock is
+// reported once, at the query, with the Begin and the calls in between as
+// related information. fset must hold every summarised package's files
+// (one go/packages load does).
+func ModuleFindings(fset *token.FileSet, sums []*Summary) []ModuleFinding {
+	locks := map[string][]ParamLock{} // by function
+	passes := map[string][]Pass{}     // by caller
+	retried := map[string]bool{}
+	pkgOf := map[string]*Summary{}
+	for _, s := range sums {
+		if s == nil {
+			continue
+		}
+		for _, l := range s.Locks {
+			locks[l.Func] = append(locks[l.Func], l)
+			pkgOf[l.Func] = s
+		}
+		for _, p := range s.Passes {
+			passes[p.From] = append(passes[p.From], p)
+		}
+		for _, f := range s.Retried {
+			retried[f] = true
+		}
+	}
+	// reach calls visit for every lock parameter arg of fn leads to, with
+	// the calls that lead there.
+	var reach func(fn string, arg int, path []hop, seen map[string]bool, visit func(ParamLock, []hop))
+	reach = func(fn string, arg int, path []hop, seen map[string]bool, visit func(ParamLock, []hop)) {
+		key := fmt.Sprintf("%s#%d", fn, arg)
+		if seen[key] || len(path) > maxPassDepth {
+			return
+		}
+		seen[key] = true
+		for _, l := range locks[fn] {
+			if l.Param == arg {
+				visit(l, path)
+			}
+		}
+		for _, p := range passes[fn] {
+			if p.Param == arg {
+				reach(p.Callee, p.Arg, append(path[:len(path):len(path)], hop{p.Pos, p.Callee}), seen, visit)
+			}
+		}
+	}
+	reported := map[token.Pos]bool{}
+	var out []ModuleFinding
+	for _, s := range sums {
+		if s == nil {
+			continue
+		}
+		for _, p := range s.Passes {
+			if p.Begin < 0 {
+				continue
+			}
+			b := s.Begins[p.Begin]
+			if retried[b.Func] {
+				continue
+			}
+			reach(p.Callee, p.Arg, []hop{{p.Pos, p.Callee}}, map[string]bool{}, func(l ParamLock, path []hop) {
+				ls := pkgOf[l.Func]
+				if ls == s || !ls.Enabled || reported[l.Pos] {
+					return // the package's own analysis judges its transactions
+				}
+				reported[l.Pos] = true
+				out = append(out, ModuleFinding{Pkg: ls.Pkg, Diagnostic: lockDiagnostic(fset, b, l, path)})
+			})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
+	return out
+}
+
+// ModuleFinding is a diagnostic of the module stage and the path of the
+// package it falls in.
+type ModuleFinding struct {
+	Pkg string
+	analysis.Diagnostic
+}
+
+// hop is a call a transaction is passed through.
+type hop struct {
+	pos  token.Pos
+	name string
+}
+
+func lockDiagnostic(fset *token.FileSet, b Begin, l ParamLock, path []hop) analysis.Diagnostic {
+	p := fset.Position(b.Pos)
+	begin := fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+	shape := "occ.RunTxWithRetry(ctx, db, func(tx *sql.Tx) (T, error) { ... })"
+	if b.PGX {
+		shape = "occpgx.RunTxWithRetry(ctx, pool, func(tx pgx.Tx) (T, error) { ... })"
+	}
+	r := rules.LockWithoutRetry
+	d := analysis.Diagnostic{
+		Pos: l.Pos, End: l.End, Category: r.ID, URL: r.DocURL(),
+		Message: r.Prefix() + rules.LockWithoutRetryMessage("SELECT ... FOR UPDATE", begin, shape),
+		Related: []analysis.RelatedInformation{{Pos: b.Pos, Message: "the transaction begins here, outside any 40001 retry"}},
+	}
+	for _, h := range path {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.pos, Message: "and is passed to " + h.name})
+	}
+	return d
+}

@@ -1,0 +1,107 @@
+package analyzer_test
+
+import (
+	"fmt"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	gochecker "golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/dsqllint/dsqllint/analyzer"
+)
+
+// runModule analyses every package of the testdata module at dir as the
+// dsqllint command does: package by package, then the module stage.
+func runModule(t *testing.T, dir string) (*token.FileSet, []analysis.Diagnostic) {
+	t.Helper()
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: dir}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	graph, err := gochecker.Analyze([]*analysis.Analyzer{analyzer.New()}, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fset *token.FileSet
+	var diags []analysis.Diagnostic
+	var sums []*analyzer.Summary
+	for act := range graph.All() {
+		if act.Err != nil {
+			t.Errorf("%s: %v", act.Package.PkgPath, act.Err)
+		}
+		fset = act.Package.Fset
+		diags = append(diags, act.Diagnostics...)
+		if s, ok := act.Result.(*analyzer.Summary); ok {
+			sums = append(sums, s)
+		}
+	}
+	for _, f := range analyzer.ModuleFindings(fset, sums) {
+		diags = append(diags, f.Diagnostic)
+	}
+	return fset, diags
+}
+
+// checkModuleWants matches diagnostics against the `// want` (Go) and
+// `-- want` (SQL) markers of every file of the module: each marker met by
+// a diagnostic on its line, and no diagnostic without one.
+func checkModuleWants(t *testing.T, dir string, fset *token.FileSet, diags []analysis.Diagnostic) {
+	t.Helper()
+	wants := map[string]*regexp.Regexp{}
+	re := regexp.MustCompile("(?://|--) want `([^`]*)`")
+	abs, _ := filepath.Abs(dir)
+	_ = filepath.WalkDir(abs, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || (!strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, ".sql")) {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if m := re.FindStringSubmatch(line); m != nil {
+				wants[fmt.Sprintf("%s:%d", path, i+1)] = regexp.MustCompile(m[1])
+			}
+		}
+		return nil
+	})
+	for _, d := range diags {
+		p := fset.Position(d.Pos)
+		key := fmt.Sprintf("%s:%d", p.Filename, p.Line)
+		if re, ok := wants[key]; ok && re.MatchString(d.Message) {
+			delete(wants, key)
+			continue
+		}
+		t.Errorf("%s: unexpected diagnostic: %s", p, d.Message)
+	}
+	for key, re := range wants {
+		t.Errorf("%s: no diagnostic matching %s", key, re)
+	}
+}
+
+// TestModuleStage: a FOR UPDATE in one package on a transaction another
+// package begins and nobody retries, directly and through a helper; quiet
+// where the caller retries on 40001, where nothing is locked, and where a
+// directive says why.
+func TestModuleStage(t *testing.T) {
+	fset, diags := runModule(t, "testdata/txmod")
+	checkModuleWants(t, "testdata/txmod", fset, diags)
+	for _, d := range diags {
+		if d.Category == "DSQL005" && len(d.Related) < 2 {
+			t.Errorf("%s: related locations %v, want the Begin and the call", fset.Position(d.Pos), d.Related)
+		}
+	}
+}
+
+// TestSqlcQueryFiles: a generated query's findings are reported once, at
+// its line in the query file sqlc.yaml names, never in the generated Go.
+func TestSqlcQueryFiles(t *testing.T) {
+	fset, diags := runModule(t, "testdata/sqlcmod")
+	checkModuleWants(t, "testdata/sqlcmod", fset, diags)
+}

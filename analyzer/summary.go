@@ -1,0 +1,200 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/dsqllint/dsqllint/sqlparse"
+)
+
+// A package's analysis also returns a Summary: what its functions do with
+// transactions that another package of the module may begin. The dsqllint
+// command joins the summaries of a module's packages (ModuleFindings) to
+// find a FOR UPDATE run, in one package, on a transaction another package
+// begins outside any 40001 retry. No analysis facts: go vet and the other
+// drivers, which run package by package, keep the per-package judgement.
+
+// Summary is one package's contribution to the module stage.
+type Summary struct {
+	Pkg string
+	// Enabled reports whether DSQL005 runs for the package.
+	Enabled bool
+	// Locks are FOR UPDATE queries run on a function's parameter.
+	Locks []ParamLock
+	// Passes are calls that hand a parameter, or a transaction the caller
+	// begins, to another function of the module.
+	Passes []Pass
+	// Begins are transactions begun outside any retry the package sees.
+	Begins []Begin
+	// Retried are the functions some call of this package runs inside a
+	// retry helper's closure or a loop that checks for SQLSTATE 40001.
+	Retried []string
+}
+
+// ParamLock is a FOR UPDATE run on parameter Param of Func.
+type ParamLock struct {
+	Func     string
+	Param    int
+	Pos, End token.Pos
+}
+
+// Pass is a call in From handing its parameter Param (or, with Begin >= 0,
+// the transaction of Begins[Begin]) to argument Arg of Callee.
+type Pass struct {
+	From   string
+	Param  int
+	Begin  int
+	Callee string
+	Arg    int
+	Pos    token.Pos
+}
+
+// Begin is a transaction begun in Func.
+type Begin struct {
+	Func string
+	Pos  token.Pos
+	PGX  bool
+}
+
+// funcKey names a function across packages.
+func funcKey(fn *types.Func) string {
+	if fn == nil {
+		return ""
+	}
+	return fn.FullName()
+}
+
+// summarize builds the package's Summary from what collect and flow saw.
+func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
+	s := &Summary{Pkg: c.pass.Pkg.Path(), Enabled: c.settings.cfg.Enabled("DSQL005")}
+	info := c.pass.TypesInfo
+	declKey := func(scope ast.Node) (string, *ast.FuncDecl) {
+		fd, ok := scope.(*ast.FuncDecl)
+		if !ok {
+			return "", nil
+		}
+		fn, _ := info.Defs[fd.Name].(*types.Func)
+		return funcKey(fn), fd
+	}
+	// FOR UPDATE on a parameter.
+	for _, q := range c.queries {
+		key, fd := declKey(q.scope)
+		sc := scripts[q.text]
+		if fd == nil || sc == nil || !locksForUpdate(sc) {
+			continue
+		}
+		if i := paramIndex(info, fd, receiverObj(info, q.call)); i >= 0 && !c.suppressedAt("DSQL005", q.call.Pos(), nil) {
+			s.Locks = append(s.Locks, ParamLock{Func: key, Param: i, Pos: q.call.Pos(), End: q.call.End()})
+		}
+	}
+	// Begins, and the calls each transaction or parameter is handed to.
+	begins := map[types.Object]int{}
+	for _, b := range c.begins {
+		key, fd := declKey(b.scope)
+		if fd == nil {
+			continue
+		}
+		begins[b.tx] = len(s.Begins)
+		s.Begins = append(s.Begins, Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx})
+	}
+	for _, oc := range c.outCalls {
+		key, fd := declKey(oc.scope)
+		if fd == nil {
+			continue
+		}
+		if oc.closure || c.anyMentionsRetry(oc.loops) {
+			s.Retried = append(s.Retried, oc.callee)
+		}
+		for j, arg := range oc.call.Args {
+			id, ok := ast.Unparen(arg).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			obj := info.Uses[id]
+			if b, ok := begins[obj]; ok {
+				s.Passes = append(s.Passes, Pass{From: key, Param: -1, Begin: b, Callee: oc.callee, Arg: j, Pos: oc.call.Pos()})
+			} else if i := paramIndex(info, fd, obj); i >= 0 {
+				s.Passes = append(s.Passes, Pass{From: key, Param: i, Begin: -1, Callee: oc.callee, Arg: j, Pos: oc.call.Pos()})
+			}
+		}
+	}
+	// Calls of the package's own functions: inside a retry, and handing on
+	// a parameter (a transaction reaches a lock through a local helper).
+	for scope, calls := range c.calls {
+		key, fd := declKey(scope)
+		for _, lc := range calls {
+			fn, ok := info.Defs[lc.fn.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			if lc.retryClosure || c.anyMentionsRetry(lc.loops) {
+				s.Retried = append(s.Retried, funcKey(fn))
+			}
+			if fd == nil {
+				continue
+			}
+			for j, arg := range lc.call.Args {
+				if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
+					if i := paramIndex(info, fd, info.Uses[id]); i >= 0 {
+						s.Passes = append(s.Passes, Pass{From: key, Param: i, Begin: -1, Callee: funcKey(fn), Arg: j, Pos: lc.call.Pos()})
+					}
+				}
+			}
+		}
+	}
+	return s
+}
+
+func locksForUpdate(s *sqlparse.Script) bool {
+	for _, st := range s.Stmts {
+		for _, l := range st.Locks {
+			if l.Strength == sqlparse.ForUpdate {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// paramIndex returns the index of obj among fd's parameters, or -1.
+func paramIndex(info *types.Info, fd *ast.FuncDecl, obj types.Object) int {
+	if obj == nil {
+		return -1
+	}
+	i := 0
+	for _, field := range fd.Type.Params.List {
+		for _, name := range field.Names {
+			if info.Defs[name] == obj {
+				return i
+			}
+			i++
+		}
+		if len(field.Names) == 0 {
+			i++
+		}
+	}
+	return -1
+}
+
+// outCall is a call of a function of another package of the module, with
+// what tells whether it runs inside a retry.
+type outCall struct {
+	scope   ast.Node
+	call    *ast.CallExpr
+	callee  string
+	closure bool
+	loops   []ast.Node
+}
+
+// inModule reports whether fn belongs to another package of the module
+// being analysed (the module stage only joins the module's packages).
+func (c *checker) inModule(fn *types.Func) bool {
+	m := c.pass.Module
+	if m == nil || m.Path == "" || fn.Pkg() == c.pass.Pkg {
+		return false
+	}
+	p := fn.Pkg().Path()
+	return p == m.Path || strings.HasPrefix(p, m.Path+"/")
+}

@@ -1,0 +1,3 @@
+module example.com/txmod
+
+go 1.25

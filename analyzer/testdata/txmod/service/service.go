@@ -1,0 +1,74 @@
+// Package service begins the transactions and hands them to store.
+package service
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"example.com/txmod/store"
+)
+
+// Handle begins a transaction nothing retries and locks in another
+// package.
+func Handle(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := store.LockShard(ctx, tx, 1); err != nil {
+		return err
+	}
+	if err := store.ReadShard(ctx, tx, 1); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Release reaches the lock two calls down.
+func Release(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := store.LockVia(ctx, tx, 2); err != nil {
+		return err
+	}
+	if err := store.LockIgnored(ctx, tx, 2); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Negative twin: the same shape, re-run by its caller on a serialization
+// failure.
+func handleOnce(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := store.LockRetried(ctx, tx, 3); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// HandleWithRetry re-runs handleOnce on SQLSTATE 40001.
+func HandleWithRetry(ctx context.Context, db *sql.DB) error {
+	for {
+		err := handleOnce(ctx, db)
+		if err != nil && isSerializationFailure(err) {
+			continue
+		}
+		return err
+	}
+}
+
+func isSerializationFailure(err error) bool {
+	var s interface{ SQLState() string }
+	return errors.As(err, &s) && strings.Contains(s.SQLState(), "40001")
+}

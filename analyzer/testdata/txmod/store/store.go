@@ -1,0 +1,43 @@
+// Package store runs queries on a transaction its callers begin.
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// LockShard locks the row; whoever begins tx must retry it on 40001.
+func LockShard(ctx context.Context, tx *sql.Tx, id int) (int64, error) {
+	var r int64
+	err := tx.QueryRowContext(ctx, "SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE", id).Scan(&r) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:16`
+	return r, err
+}
+
+// LockVia reaches the lock through a helper of this package.
+func LockVia(ctx context.Context, tx *sql.Tx, id int) error {
+	return lockInner(ctx, tx, id)
+}
+
+func lockInner(ctx context.Context, tx *sql.Tx, id int) error {
+	_, err := tx.ExecContext(ctx, "SELECT 1 FROM leases WHERE resource_id = $1 FOR UPDATE", id) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:32`
+	return err
+}
+
+// LockRetried is only reached by transactions that are retried.
+func LockRetried(ctx context.Context, tx *sql.Tx, id int) error {
+	_, err := tx.ExecContext(ctx, "SELECT 1 FROM workflows WHERE id = $1 FOR UPDATE", id)
+	return err
+}
+
+// ReadShard reads without a lock: nothing to retry.
+func ReadShard(ctx context.Context, tx *sql.Tx, id int) error {
+	_, err := tx.ExecContext(ctx, "SELECT range_id FROM shards WHERE shard_id = $1", id)
+	return err
+}
+
+// LockIgnored locks, and its author says why that is fine.
+func LockIgnored(ctx context.Context, tx *sql.Tx, id int) error {
+	//dsqllint:ignore DSQL005 -- callers run this in a job that the scheduler re-runs on any error
+	_, err := tx.ExecContext(ctx, "SELECT 1 FROM jobs WHERE id = $1 FOR UPDATE", id)
+	return err
+}
