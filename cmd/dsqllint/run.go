@@ -337,4 +337,3 @@ func writeSameMode(name string, data []byte) error {
 	}
 	return os.WriteFile(name, data, st.Mode().Perm())
 }
-

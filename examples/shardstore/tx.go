@@ -33,3 +33,12 @@ func Checkpoint(ctx context.Context, tx *sql.Tx) error {
 	_, err := tx.ExecContext(ctx, "SAVEPOINT before_renew")
 	return err
 }
+
+// LockLease locks a lease row in the caller's transaction. Whoever begins
+// that transaction must retry it on 40001: package leasing does not, so
+// the module stage reports DSQL005 here, naming its Begin.
+func LockLease(ctx context.Context, tx *sql.Tx, resourceID string) (string, error) {
+	var owner string
+	err := tx.QueryRowContext(ctx, "SELECT worker_id FROM leases WHERE resource_id = $1 FOR UPDATE", resourceID).Scan(&owner)
+	return owner, err
+}
