@@ -72,12 +72,21 @@ type sarifResult struct {
 	Level               string            `json:"level"`
 	Message             sarifText         `json:"message"`
 	Locations           []sarifLocation   `json:"locations"`
+	RelatedLocations    []sarifRelated    `json:"relatedLocations,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
 	Fixes               []sarifFix        `json:"fixes,omitempty"`
 }
 
 type sarifLocation struct {
 	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+// sarifRelated is a related location: where a transaction began, a call
+// it went through.
+type sarifRelated struct {
+	ID               int           `json:"id"`
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+	Message          sarifText     `json:"message"`
 }
 
 type sarifPhysical struct {
@@ -154,6 +163,14 @@ func writeSARIF(w io.Writer, r *result, fs []*finding, src *source) error {
 				Region:           src.region(f.pos, f.end),
 			}}},
 			PartialFingerprints: map[string]string{fingerprintName: statementHash(src, f)},
+		}
+		for i, rel := range f.Related {
+			p := r.fset.PositionFor(rel.Pos, false)
+			res.RelatedLocations = append(res.RelatedLocations, sarifRelated{
+				ID:               i + 1,
+				PhysicalLocation: sarifPhysical{ArtifactLocation: artifact(relPath(r.root, p.Filename)), Region: src.region(p, p)},
+				Message:          sarifText{rel.Message},
+			})
 		}
 		if len(f.SuggestedFixes) > 0 {
 			res.Fixes = append(res.Fixes, sarifFixOf(r, f, src))

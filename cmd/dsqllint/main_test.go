@@ -321,3 +321,17 @@ func TestGoFixAndVetFix(t *testing.T) {
 		}
 	}
 }
+
+// TestModuleStageOutputs: the module stage's related locations reach the
+// JSON and SARIF outputs.
+func TestModuleStageOutputs(t *testing.T) {
+	for format, want := range map[string]string{
+		"sarif": `"relatedLocations": [`,
+		"json":  `"related": [`,
+	} {
+		out, _ := run(t, "../..", bin, "-format="+format, "./examples/...")
+		if !strings.Contains(out, want) || !strings.Contains(out, "the transaction begins here, outside any 40001 retry") {
+			t.Errorf("-format=%s lacks the related locations:\n%s", format, out)
+		}
+	}
+}
