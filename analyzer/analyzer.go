@@ -202,8 +202,10 @@ type checker struct {
 	summary  *Summary
 	// files caches Go source for building fixes.
 	files map[string][]byte
-	// loops caches whether a loop body checks for SQLSTATE 40001.
-	loops map[ast.Node]bool
+	// loops caches whether a loop body checks for SQLSTATE 40001, and
+	// helpers whether a function is a retry helper by its body.
+	loops   map[ast.Node]bool
+	helpers map[*ast.FuncDecl]bool
 	// directives are the //dsqllint:ignore comments of the Go files.
 	directives []*directive
 	// internal collects our own failures (recovered panics).

@@ -27,6 +27,7 @@ func (c *checker) collect() []*Text {
 	c.uses = map[types.Object][]*Text{}
 	c.defs = map[types.Object]ast.Expr{}
 	c.loops = map[ast.Node]bool{}
+	c.helpers = map[*ast.FuncDecl]bool{}
 	c.nonSQL = map[types.Object]bool{}
 	db := reachesDB(c.pass.Pkg)
 	var texts []*Text

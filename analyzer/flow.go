@@ -109,7 +109,7 @@ func (c *checker) retryContext(stack []ast.Node) (closure bool, loops []ast.Node
 		case *ast.FuncLit:
 			if call, ok := stack[i-1].(*ast.CallExpr); ok {
 				fn, _, _ := calleeOf(c.pass.TypesInfo, call)
-				closure = c.settings.retryFuncs.has(fn)
+				closure = c.settings.retryFuncs.has(fn) || c.retryHelper(fn)
 			}
 			return closure, loops // a closure's own retries are checked where it is called
 		case *ast.FuncDecl:
@@ -121,6 +121,63 @@ func (c *checker) retryContext(stack []ast.Node) (closure bool, loops []ast.Node
 		}
 	}
 	return false, loops
+}
+
+// retryHelper reports whether fn, a function of the package, is a retry
+// helper by what its body does: inside a loop that checks for SQLSTATE
+// 40001, it calls one of its function parameters. A wrapper whose loop
+// only checks for broken connections is none.
+func (c *checker) retryHelper(fn *types.Func) bool {
+	fd := c.funcs[fn]
+	if fd == nil {
+		return false
+	}
+	if v, ok := c.helpers[fd]; ok {
+		return v
+	}
+	c.helpers[fd] = false // a recursive helper is judged by its loop
+	params := map[types.Object]bool{}
+	for _, field := range fd.Type.Params.List {
+		if _, ok := c.pass.TypesInfo.TypeOf(field.Type).Underlying().(*types.Signature); ok {
+			for _, name := range field.Names {
+				params[c.pass.TypesInfo.Defs[name]] = true
+			}
+		}
+	}
+	found := false
+	if len(params) > 0 {
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			var body *ast.BlockStmt
+			switch l := n.(type) {
+			case *ast.ForStmt:
+				body = l.Body
+			case *ast.RangeStmt:
+				body = l.Body
+			default:
+				return !found
+			}
+			if c.callsParam(body, params) && c.mentionsRetry(body) {
+				found = true
+			}
+			return !found
+		})
+	}
+	c.helpers[fd] = found
+	return found
+}
+
+// callsParam reports whether body calls one of the function parameters.
+func (c *checker) callsParam(body ast.Node, params map[types.Object]bool) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && params[c.pass.TypesInfo.Uses[id]] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func (c *checker) anyMentionsRetry(loops []ast.Node) bool {
