@@ -52,11 +52,42 @@ func calleeOf(info *types.Info, call *ast.CallExpr) (*types.Func, callee, bool) 
 	return fn, callee{fn.Pkg().Path(), fn.Name(), sig != nil && sig.Recv() != nil}, true
 }
 
+// dbtxCallee maps a query method of an interface — sqlc's DBTX, a
+// project's own Querier — to the database/sql or pgx method it stands for,
+// by name and by a string where the SQL goes.
+func dbtxCallee(fn *types.Func) (callee, bool) {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || nonSQLClient(fn.Pkg().Path()) {
+		return callee{}, false // (gocql's Session.Query runs CQL)
+	}
+	c := callee{pkgSQL, fn.Name(), true}
+	switch fn.Name() {
+	case "ExecContext", "QueryContext", "QueryRowContext":
+	case "Exec", "Query", "QueryRow":
+		if sig.Params().Len() > 0 && isNamed(sig.Params().At(0).Type(), "context", "Context", false) {
+			c.pkg = pkgPGX // pgx's shape: (ctx, sql, args...)
+		}
+	default:
+		return callee{}, false
+	}
+	i := queryArgs[c]
+	if sig.Params().Len() <= i {
+		return callee{}, false
+	}
+	if b, ok := sig.Params().At(i).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+		return callee{}, false
+	}
+	return c, true
+}
+
 // queryArg returns the SQL argument of a call to a known query method.
 func queryArg(info *types.Info, call *ast.CallExpr) ast.Expr {
-	_, c, ok := calleeOf(info, call)
+	fn, c, ok := calleeOf(info, call)
 	if !ok {
 		return nil
+	}
+	if d, ok := dbtxCallee(fn); ok {
+		c = d
 	}
 	return queryArgOf(c, call)
 }

@@ -56,6 +56,9 @@ func (c *checker) collect() []*Text {
 				fn, key, ok := calleeOf(info, n)
 				var arg ast.Expr
 				if ok {
+					if d, isDBTX := dbtxCallee(fn); isDBTX {
+						key = d // a query method of an interface
+					}
 					if nonSQLClient(fn.Pkg().Path()) {
 						c.markNonSQLArgs(n)
 					}

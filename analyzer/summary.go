@@ -78,15 +78,29 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 		fn, _ := info.Defs[fd.Name].(*types.Func)
 		return funcKey(fn), fd
 	}
-	// FOR UPDATE on a parameter.
+	// FOR UPDATE on a parameter; in sqlc's generated Go, reported at the
+	// lock in the query file.
+	sqlcLocks := c.sqlcLocks(scripts)
 	for _, q := range c.queries {
 		key, fd := declKey(q.scope)
 		sc := scripts[q.text]
 		if fd == nil || sc == nil || !locksForUpdate(sc) {
 			continue
 		}
-		if i := paramIndex(info, fd, receiverObj(info, q.call)); i >= 0 && !c.suppressedAt("DSQL005", q.call.Pos(), nil) {
-			s.Locks = append(s.Locks, ParamLock{Func: key, Param: i, Pos: q.call.Pos(), End: q.call.End()})
+		i := paramIndex(info, fd, receiverObj(info, q.call))
+		if i < 0 {
+			continue
+		}
+		pos, end := q.call.Pos(), q.call.End()
+		if c.generated[c.fileOf(pos)] {
+			sp, ok := sqlcLocks[sqlcName(sc.Text)]
+			if !ok {
+				continue
+			}
+			pos, end = sp[0], sp[1]
+		}
+		if !c.suppressedAt("DSQL005", pos, nil) {
+			s.Locks = append(s.Locks, ParamLock{Func: key, Param: i, Pos: pos, End: end})
 		}
 	}
 	// Begins, and the calls each transaction or parameter is handed to.
@@ -197,4 +211,40 @@ func (c *checker) inModule(fn *types.Func) bool {
 	}
 	p := fn.Pkg().Path()
 	return p == m.Path || strings.HasPrefix(p, m.Path+"/")
+}
+
+// sqlcLocks maps each sqlc query of the package's query files that locks
+// FOR UPDATE to the span of its first such clause.
+func (c *checker) sqlcLocks(scripts map[*Text]*sqlparse.Script) map[string][2]token.Pos {
+	out := map[string][2]token.Pos{}
+	for t, sc := range scripts {
+		if t.Node != nil || t.Ref {
+			continue // only .sql files
+		}
+		for _, st := range sc.Stmts {
+			name, _ := sqlparse.SqlcQuery(sc.Text, st.Span.Start)
+			if name == "" {
+				continue
+			}
+			for _, l := range st.Locks {
+				if _, seen := out[name]; !seen && l.Strength == sqlparse.ForUpdate {
+					out[name] = [2]token.Pos{t.Pos(l.Span.Start, false), t.Pos(l.Span.End, true)}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// sqlcName is the query name of a generated const's text
+// ("-- name: LockShard :one ..."), or "".
+func sqlcName(text string) string {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(text), "-- name:")
+	if !ok {
+		return ""
+	}
+	if f := strings.Fields(rest); len(f) > 0 {
+		return f[0]
+	}
+	return ""
 }

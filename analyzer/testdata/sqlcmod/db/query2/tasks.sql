@@ -1,0 +1,6 @@
+-- name: LockShardRow :one
+SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE; -- want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at worker.go:17`
+
+-- name: LockShardRetried :one
+SELECT range_id FROM shards WHERE shard_id = $1
+FOR UPDATE;
