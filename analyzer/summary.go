@@ -40,6 +40,11 @@ type ParamLock struct {
 	Pos, End token.Pos
 }
 
+// receiverArg stands for a method's receiver where a parameter index goes:
+// a lock run on a field of the receiver (q.db), a call made on a value
+// bound to a transaction.
+const receiverArg = -2
+
 // Pass is a call in From handing its parameter Param (or, with Begin >= 0,
 // the transaction of Begins[Begin]) to argument Arg of Callee.
 type Pass struct {
@@ -89,7 +94,10 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 		}
 		i := paramIndex(info, fd, receiverObj(info, q.call))
 		if i < 0 {
-			continue
+			if !onReceiverField(info, fd, q.call) {
+				continue
+			}
+			i = receiverArg // q.db.QueryRowContext: the handle the value holds
 		}
 		pos, end := q.call.Pos(), q.call.End()
 		if c.generated[c.fileOf(pos)] {
@@ -113,10 +121,18 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 		begins[b.tx] = len(s.Begins)
 		s.Begins = append(s.Begins, Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx})
 	}
+	bound := c.boundToBegins(begins)
 	for _, oc := range c.outCalls {
 		key, fd := declKey(oc.scope)
 		if fd == nil {
 			continue
+		}
+		// A method called on a value made from a transaction runs on it:
+		// qtx := q.WithTx(tx); qtx.LockShard(ctx, id).
+		if sel, ok := oc.call.Fun.(*ast.SelectorExpr); ok {
+			if b, ok := bound[boundKey(info, sel.X)]; ok {
+				s.Passes = append(s.Passes, Pass{From: key, Param: -1, Begin: b, Callee: oc.callee, Arg: receiverArg, Pos: oc.call.Pos()})
+			}
 		}
 		if oc.closure || c.anyMentionsRetry(oc.loops) {
 			s.Retried = append(s.Retried, oc.callee)
@@ -247,4 +263,94 @@ func sqlcName(text string) string {
 		return f[0]
 	}
 	return ""
+}
+
+// onReceiverField reports a query call made on a field of fd's receiver
+// (q.db.QueryRowContext in sqlc's generated methods, r.tx.Exec in a
+// repository type).
+func onReceiverField(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) bool {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 || len(fd.Recv.List[0].Names) == 0 {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	field, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(field.X).(*ast.Ident)
+	return ok && info.Uses[id] != nil && info.Uses[id] == info.Defs[fd.Recv.List[0].Names[0]]
+}
+
+// boundToBegins finds, in the functions that begin transactions, the
+// values made by a call that is given the transaction
+// (qtx := q.WithTx(tx), repo := NewRepo(tx)), keyed like boundKey.
+func (c *checker) boundToBegins(begins map[types.Object]int) map[any]int {
+	bound := map[any]int{}
+	if len(begins) == 0 {
+		return bound
+	}
+	info := c.pass.TypesInfo
+	scopes := map[ast.Node]bool{}
+	for _, b := range c.begins {
+		scopes[b.scope] = true
+	}
+	for scope := range scopes {
+		ast.Inspect(scope, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				// q.WithTx(tx).LockShard(ctx): the call itself is bound.
+				if b, ok := txArg(info, call, begins); ok {
+					bound[call] = b
+				}
+			}
+			a, ok := n.(*ast.AssignStmt)
+			if !ok || len(a.Lhs) != len(a.Rhs) {
+				return true
+			}
+			for i, r := range a.Rhs {
+				call, ok := ast.Unparen(r).(*ast.CallExpr)
+				if !ok {
+					continue
+				}
+				if b, ok := txArg(info, call, begins); ok {
+					if id, ok := a.Lhs[i].(*ast.Ident); ok {
+						if obj := info.ObjectOf(id); obj != nil {
+							bound[obj] = b
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return bound
+}
+
+// txArg reports a call of a non-query function given a begun transaction.
+func txArg(info *types.Info, call *ast.CallExpr, begins map[types.Object]int) (int, bool) {
+	if _, key, ok := calleeOf(info, call); !ok || queryArgOf(key, call) != nil {
+		return 0, false // not a call, or a query run on the transaction
+	}
+	for _, arg := range call.Args {
+		if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
+			if b, ok := begins[info.Uses[id]]; ok {
+				return b, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// boundKey is what boundToBegins keys a receiver expression by: its
+// variable, or the call that made it.
+func boundKey(info *types.Info, x ast.Expr) any {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		return info.Uses[x]
+	case *ast.CallExpr:
+		return x
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"strings"
 
+	"example.com/sqlcmod/db/sqlc"
 	"example.com/sqlcmod/db/sqlcdb"
 )
 
@@ -47,4 +48,26 @@ func ClaimWithRetry(ctx context.Context, db *sql.DB, shard int32) error {
 		}
 		return err
 	}
+}
+
+// ClaimWithTx runs the generated query on Queries bound to the
+// transaction, which nothing retries.
+func ClaimWithTx(ctx context.Context, db *sql.DB, queries *sqlc.Queries, shard int32) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	qtx := queries.WithTx(tx)
+	if _, err := qtx.LockShard(ctx, shard); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Negative twin: the same call on Queries over the pool, in no
+// transaction it begins.
+func ReadWithPool(ctx context.Context, db *sql.DB, shard int32) error {
+	_, err := sqlc.New(db).LockShard(ctx, shard)
+	return err
 }

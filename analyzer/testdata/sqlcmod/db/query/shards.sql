@@ -16,3 +16,6 @@ DELETE FROM shards WHERE shard_id = $1; -- want `DSQL003 unfenced-write: DELETE 
 
 -- name: SetShardData :exec
 UPDATE shards SET data = @data WHERE shard_id = @shard_id AND data IS DISTINCT FROM @data;
+
+-- name: LockShard :one
+SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE; -- want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at worker.go:56`

@@ -1,5 +1,5 @@
 -- name: LockShardRow :one
-SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE; -- want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at worker.go:17`
+SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE; -- want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at worker.go:18`
 
 -- name: LockShardRetried :one
 SELECT range_id FROM shards WHERE shard_id = $1

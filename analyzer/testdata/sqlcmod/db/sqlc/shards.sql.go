@@ -65,3 +65,14 @@ func (q *Queries) UpdateShardCounted(ctx context.Context, arg UpdateShardCounted
 	}
 	return result.RowsAffected()
 }
+
+const lockShard = `-- name: LockShard :one
+SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE
+`
+
+func (q *Queries) LockShard(ctx context.Context, shardID int32) (int64, error) {
+	row := q.db.QueryRowContext(ctx, lockShard, shardID)
+	var range_id int64
+	err := row.Scan(&range_id)
+	return range_id, err
+}
