@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -53,24 +51,15 @@ func runModule(t *testing.T, dir string) (*token.FileSet, []analysis.Diagnostic)
 // a diagnostic on its line, and no diagnostic without one.
 func checkModuleWants(t *testing.T, dir string, fset *token.FileSet, diags []analysis.Diagnostic) {
 	t.Helper()
-	wants := map[string]*regexp.Regexp{}
-	re := regexp.MustCompile("(?://|--) want `([^`]*)`")
+	var files []string
 	abs, _ := filepath.Abs(dir)
 	_ = filepath.WalkDir(abs, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || (!strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, ".sql")) {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, line := range strings.Split(string(data), "\n") {
-			if m := re.FindStringSubmatch(line); m != nil {
-				wants[fmt.Sprintf("%s:%d", path, i+1)] = regexp.MustCompile(m[1])
-			}
+		if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".go") || strings.HasSuffix(path, ".sql")) {
+			files = append(files, path)
 		}
 		return nil
 	})
+	wants := sqlWants(t, files)
 	for _, d := range diags {
 		p := fset.Position(d.Pos)
 		key := fmt.Sprintf("%s:%d", p.Filename, p.Line)

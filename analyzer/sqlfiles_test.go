@@ -16,12 +16,12 @@ import (
 	"github.com/dsqllint/dsqllint/analyzer"
 )
 
-// sqlWants reads the `-- want `regexp“ comments of .sql files, keyed by
-// file:line.
+// sqlWants reads the `-- want `regexp“ comments of .sql files (and the
+// `// want` comments of Go files), keyed by file:line.
 func sqlWants(t *testing.T, files []string) map[string]*regexp.Regexp {
 	t.Helper()
 	wants := map[string]*regexp.Regexp{}
-	re := regexp.MustCompile("-- want `([^`]*)`")
+	re := regexp.MustCompile("(?://|--) want `([^`]*)`")
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
