@@ -198,8 +198,9 @@ type checker struct {
 	generated map[*ast.File]bool
 	// outCalls are calls of other packages of the module, and summary what
 	// the module stage learns from the package (summary.go).
-	outCalls []outCall
-	summary  *Summary
+	outCalls    []outCall
+	callAssigns []callAssign
+	summary     *Summary
 	// files caches Go source for building fixes.
 	files map[string][]byte
 	// loops caches whether a loop body checks for SQLSTATE 40001, and

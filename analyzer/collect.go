@@ -101,6 +101,7 @@ func (c *checker) collect() []*Text {
 			case *ast.AssignStmt:
 				if db {
 					c.observeAssign(n)
+					c.noteCallAssign(n, scope)
 				}
 			case *ast.ValueSpec:
 				if db && len(n.Names) == 1 && len(n.Values) == 1 {

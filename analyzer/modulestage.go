@@ -27,9 +27,17 @@ func ModuleFindings(fset *token.FileSet, sums []*Summary) []ModuleFinding {
 	passes := map[string][]Pass{}     // by caller
 	retried := map[string]bool{}
 	pkgOf := map[string]*Summary{}
+	type result struct {
+		fn string
+		k  int
+	}
+	returns := map[result]Return{} // transactions helpers begin and return
 	for _, s := range sums {
 		if s == nil {
 			continue
+		}
+		for _, r := range s.Returns {
+			returns[result{r.Func, r.Result}] = r
 		}
 		for _, l := range s.Locks {
 			locks[l.Func] = append(locks[l.Func], l)
@@ -73,6 +81,13 @@ func ModuleFindings(fset *token.FileSet, sums []*Summary) []ModuleFinding {
 				continue
 			}
 			b := s.Begins[p.Begin]
+			if b.Via != "" {
+				r, ok := returns[result{b.Via, b.Result}]
+				if !ok {
+					continue // the helper's result is no transaction it begins
+				}
+				b.PGX = r.PGX
+			}
 			if retried[b.Func] {
 				continue
 			}

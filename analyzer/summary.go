@@ -31,6 +31,8 @@ type Summary struct {
 	// Retried are the functions some call of this package runs inside a
 	// retry helper's closure or a loop that checks for SQLSTATE 40001.
 	Retried []string
+	// Returns are the transactions functions begin and hand back.
+	Returns []Return
 }
 
 // ParamLock is a FOR UPDATE run on parameter Param of Func.
@@ -61,6 +63,18 @@ type Begin struct {
 	Func string
 	Pos  token.Pos
 	PGX  bool
+	// Via names the function whose result Result is the transaction, when
+	// a helper of the module begins it (tx, commit, err := PrepareTx(...));
+	// it counts only if that function's summary Returns it.
+	Via    string
+	Result int
+}
+
+// Return is a transaction Func begins and returns as result Result.
+type Return struct {
+	Func   string
+	Result int
+	PGX    bool
 }
 
 // funcKey names a function across packages.
@@ -120,8 +134,42 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 		}
 		begins[b.tx] = len(s.Begins)
 		s.Begins = append(s.Begins, Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx})
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false // a closure's return is not the function's
+			}
+			if r, ok := n.(*ast.ReturnStmt); ok {
+				for k, res := range r.Results {
+					if id, ok := ast.Unparen(res).(*ast.Ident); ok && info.Uses[id] == b.tx {
+						s.Returns = append(s.Returns, Return{Func: key, Result: k, PGX: b.pgx})
+					}
+				}
+			}
+			return true
+		})
 	}
-	bound := c.boundToBegins(begins)
+	// Transactions a helper of the module may have begun for the caller.
+	for _, ca := range c.callAssigns {
+		key, fd := declKey(ca.scope)
+		fn, _, ok := calleeOf(info, ca.call)
+		if fd == nil || !ok {
+			continue
+		}
+		for k, lhs := range ca.lhs {
+			if obj := info.ObjectOf(lhs); obj != nil && isTxType(obj.Type()) {
+				begins[obj] = len(s.Begins)
+				s.Begins = append(s.Begins, Begin{Func: key, Pos: ca.call.Pos(), Via: funcKey(fn), Result: k})
+			}
+		}
+	}
+	scopes := map[ast.Node]bool{}
+	for _, b := range c.begins {
+		scopes[b.scope] = true
+	}
+	for _, ca := range c.callAssigns {
+		scopes[ca.scope] = true
+	}
+	bound := c.boundToBegins(begins, scopes)
 	for _, oc := range c.outCalls {
 		key, fd := declKey(oc.scope)
 		if fd == nil {
@@ -167,7 +215,9 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 			}
 			for j, arg := range lc.call.Args {
 				if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
-					if i := paramIndex(info, fd, info.Uses[id]); i >= 0 {
+					if b, ok := begins[info.Uses[id]]; ok {
+						s.Passes = append(s.Passes, Pass{From: key, Param: -1, Begin: b, Callee: funcKey(fn), Arg: j, Pos: lc.call.Pos()})
+					} else if i := paramIndex(info, fd, info.Uses[id]); i >= 0 {
 						s.Passes = append(s.Passes, Pass{From: key, Param: i, Begin: -1, Callee: funcKey(fn), Arg: j, Pos: lc.call.Pos()})
 					}
 				}
@@ -287,16 +337,12 @@ func onReceiverField(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) boo
 // boundToBegins finds, in the functions that begin transactions, the
 // values made by a call that is given the transaction
 // (qtx := q.WithTx(tx), repo := NewRepo(tx)), keyed like boundKey.
-func (c *checker) boundToBegins(begins map[types.Object]int) map[any]int {
+func (c *checker) boundToBegins(begins map[types.Object]int, scopes map[ast.Node]bool) map[any]int {
 	bound := map[any]int{}
 	if len(begins) == 0 {
 		return bound
 	}
 	info := c.pass.TypesInfo
-	scopes := map[ast.Node]bool{}
-	for _, b := range c.begins {
-		scopes[b.scope] = true
-	}
 	for scope := range scopes {
 		ast.Inspect(scope, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
@@ -353,4 +399,41 @@ func boundKey(info *types.Info, x ast.Expr) any {
 		return x
 	}
 	return nil
+}
+
+// callAssign is `a, b := f(...)` with f a function of another package of
+// the module: its results may be a transaction f begins.
+type callAssign struct {
+	scope ast.Node
+	call  *ast.CallExpr
+	lhs   []*ast.Ident
+}
+
+// noteCallAssign records an assignment of a module call's results.
+func (c *checker) noteCallAssign(a *ast.AssignStmt, scope ast.Node) {
+	if len(a.Rhs) != 1 || scope == nil {
+		return
+	}
+	call, ok := ast.Unparen(a.Rhs[0]).(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	if fn, _, ok := calleeOf(c.pass.TypesInfo, call); !ok || !c.inModule(fn) {
+		return
+	}
+	ca := callAssign{scope: scope, call: call}
+	for _, l := range a.Lhs {
+		id, _ := l.(*ast.Ident)
+		if id == nil {
+			id = &ast.Ident{Name: "_"}
+		}
+		ca.lhs = append(ca.lhs, id)
+	}
+	c.callAssigns = append(c.callAssigns, ca)
+}
+
+// isTxType reports a transaction of database/sql, sqlx or pgx.
+func isTxType(t types.Type) bool {
+	return isNamed(t, pkgSQL, "Tx", true) || isNamed(t, pkgSQLX, "Tx", true) ||
+		isNamed(t, pkgPGX, "Tx", false) || isNamed(t, pkgPGXPool, "Tx", true)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"example.com/txmod/store"
+	"example.com/txmod/txutil"
 )
 
 // Handle begins a transaction nothing retries and locks in another
@@ -71,4 +72,25 @@ func HandleWithRetry(ctx context.Context, db *sql.DB) error {
 func isSerializationFailure(err error) bool {
 	var s interface{ SQLState() string }
 	return errors.As(err, &s) && strings.Contains(s.SQLState(), "40001")
+}
+
+// Renew gets its transaction from a helper that begins it, and nothing
+// retries it.
+func Renew(ctx context.Context, db *sql.DB, id string) error {
+	tx, commit, err := txutil.Begin(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := store.LockLease(ctx, tx, id); err != nil {
+		return err
+	}
+	return commit()
+}
+
+// Negative twin: the transaction comes from the context; whoever began it
+// answers for its retry.
+func Own(ctx context.Context, id string) error {
+	tx := txutil.Current(ctx)
+	return store.LockOwned(ctx, tx, id)
 }

@@ -9,7 +9,7 @@ import (
 // LockShard locks the row; whoever begins tx must retry it on 40001.
 func LockShard(ctx context.Context, tx *sql.Tx, id int) (int64, error) {
 	var r int64
-	err := tx.QueryRowContext(ctx, "SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE", id).Scan(&r) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:16`
+	err := tx.QueryRowContext(ctx, "SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE", id).Scan(&r) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:17`
 	return r, err
 }
 
@@ -19,7 +19,7 @@ func LockVia(ctx context.Context, tx *sql.Tx, id int) error {
 }
 
 func lockInner(ctx context.Context, tx *sql.Tx, id int) error {
-	_, err := tx.ExecContext(ctx, "SELECT 1 FROM leases WHERE resource_id = $1 FOR UPDATE", id) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:32`
+	_, err := tx.ExecContext(ctx, "SELECT 1 FROM leases WHERE resource_id = $1 FOR UPDATE", id) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:33`
 	return err
 }
 
@@ -39,5 +39,17 @@ func ReadShard(ctx context.Context, tx *sql.Tx, id int) error {
 func LockIgnored(ctx context.Context, tx *sql.Tx, id int) error {
 	//dsqllint:ignore DSQL005 -- callers run this in a job that the scheduler re-runs on any error
 	_, err := tx.ExecContext(ctx, "SELECT 1 FROM jobs WHERE id = $1 FOR UPDATE", id)
+	return err
+}
+
+// LockLease locks a lease; its callers get their transaction from txutil.
+func LockLease(ctx context.Context, tx *sql.Tx, id string) error {
+	_, err := tx.ExecContext(ctx, "SELECT 1 FROM leases WHERE resource_id = $1 FOR UPDATE", id) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:80`
+	return err
+}
+
+// LockOwned locks a row in a transaction its caller found in the context.
+func LockOwned(ctx context.Context, tx *sql.Tx, id string) error {
+	_, err := tx.ExecContext(ctx, "SELECT 1 FROM owners WHERE id = $1 FOR UPDATE", id)
 	return err
 }
