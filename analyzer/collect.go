@@ -75,7 +75,7 @@ func (c *checker) collect() []*Text {
 						arg = queryArgOf(key, n)
 						if scope != nil && c.inModule(fn) {
 							closure, loops := c.retryContext(stack)
-							c.outCalls = append(c.outCalls, outCall{scope, n, funcKey(fn), closure, loops})
+							c.outCalls = append(c.outCalls, outCall{scope, n, stack[len(stack)-2], funcKey(fn), closure, loops})
 						}
 					}
 				}

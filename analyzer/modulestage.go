@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -101,8 +102,61 @@ func ModuleFindings(fset *token.FileSet, sums []*Summary) []ModuleFinding {
 			})
 		}
 	}
+	out = append(out, droppedCASResults(sums)...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
 	return out
+}
+
+// droppedCASResults reports DSQL004 where a caller drops the result a
+// function of another package hands back from a compare-and-swap write.
+func droppedCASResults(sums []*Summary) []ModuleFinding {
+	cas := map[string]token.Pos{}
+	for _, s := range sums {
+		if s != nil {
+			for _, r := range s.CASResults {
+				cas[r.Func] = r.Pos
+			}
+		}
+	}
+	var out []ModuleFinding
+	seen := map[token.Pos]bool{}
+	for _, s := range sums {
+		if s == nil || !s.CASEnabled {
+			continue
+		}
+		for _, d := range s.Drops {
+			write, ok := cas[d.Callee]
+			if !ok || seen[d.Pos] {
+				continue
+			}
+			seen[d.Pos] = true
+			r := rules.UncheckedCAS
+			out = append(out, ModuleFinding{Pkg: s.Pkg, Diagnostic: analysis.Diagnostic{
+				Pos: d.Pos, End: d.End, Category: r.ID, URL: r.DocURL(),
+				Message: r.Prefix() + rules.UncheckedCASResultMessage(shortName(d.Callee), d.How),
+				Related: []analysis.RelatedInformation{{Pos: write, Message: "the compare-and-swap write whose result " + shortName(d.Callee) + " returns"}},
+			}})
+		}
+	}
+	return out
+}
+
+// shortName is a function's name without its package path:
+// (*store.Queries).UpdateShard, store.Bump.
+func shortName(key string) string {
+	prefix, rest := "", key
+	if strings.HasPrefix(key, "(") {
+		if i := strings.Index(key, ")"); i > 0 {
+			prefix, rest = "(", key[1:]
+			if strings.HasPrefix(rest, "*") {
+				prefix, rest = "(*", rest[1:]
+			}
+		}
+	}
+	if i := strings.LastIndex(rest, "/"); i >= 0 {
+		rest = rest[i+1:]
+	}
+	return prefix + rest
 }
 
 // ModuleFinding is a diagnostic of the module stage and the path of the

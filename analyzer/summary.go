@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -33,6 +34,28 @@ type Summary struct {
 	Retried []string
 	// Returns are the transactions functions begin and hand back.
 	Returns []Return
+	// CASEnabled reports whether DSQL004 runs for the package; CASResults
+	// are functions that return the result of a compare-and-swap write
+	// (`return tx.ExecContext(ctx, casQuery, ...)`, sqlc's :execresult),
+	// and Drops the calls of module functions whose result is dropped.
+	CASEnabled bool
+	CASResults []CASResult
+	Drops      []Drop
+}
+
+// CASResult is a function returning, as its first result, the result of
+// the compare-and-swap write at Pos.
+type CASResult struct {
+	Func string
+	Pos  token.Pos
+}
+
+// Drop is a call of Callee whose first result is discarded or never read
+// for its row count (How says which).
+type Drop struct {
+	Callee   string
+	How      string
+	Pos, End token.Pos
 }
 
 // ParamLock is a FOR UPDATE run on parameter Param of Func.
@@ -198,6 +221,29 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 			}
 		}
 	}
+	// CAS results handed back, and module calls that drop a result.
+	s.CASEnabled = c.settings.cfg.Enabled("DSQL004")
+	for _, q := range c.queries {
+		key, fd := declKey(q.scope)
+		ret, ok := q.parent.(*ast.ReturnStmt)
+		if fd == nil || !ok || len(ret.Results) == 0 || ret.Results[0] != q.call || !execMethods[q.key] || scripts[q.text] == nil {
+			continue
+		}
+		for _, st := range scripts[q.text].Stmts {
+			if rules.IsCASWrite(c.settings.cfg, st) {
+				s.CASResults = append(s.CASResults, CASResult{Func: key, Pos: q.call.Pos()})
+				break
+			}
+		}
+	}
+	for _, oc := range c.outCalls {
+		if !returnsWriteResult(info, oc.call) {
+			continue
+		}
+		if how := c.resultUse(&queryCall{call: oc.call, parent: oc.parent, scope: oc.scope}); how != "" && !c.suppressedAt("DSQL004", oc.call.Pos(), nil) {
+			s.Drops = append(s.Drops, Drop{Callee: oc.callee, How: how, Pos: oc.call.Pos(), End: oc.call.End()})
+		}
+	}
 	// Calls of the package's own functions: inside a retry, and handing on
 	// a parameter (a transaction reaches a lock through a local helper).
 	for scope, calls := range c.calls {
@@ -263,6 +309,7 @@ func paramIndex(info *types.Info, fd *ast.FuncDecl, obj types.Object) int {
 type outCall struct {
 	scope   ast.Node
 	call    *ast.CallExpr
+	parent  ast.Node
 	callee  string
 	closure bool
 	loops   []ast.Node
@@ -436,4 +483,15 @@ func (c *checker) noteCallAssign(a *ast.AssignStmt, scope ast.Node) {
 func isTxType(t types.Type) bool {
 	return isNamed(t, pkgSQL, "Tx", true) || isNamed(t, pkgSQLX, "Tx", true) ||
 		isNamed(t, pkgPGX, "Tx", false) || isNamed(t, pkgPGXPool, "Tx", true)
+}
+
+// returnsWriteResult reports a call whose first result is a write's
+// result: database/sql's Result or pgx's CommandTag.
+func returnsWriteResult(info *types.Info, call *ast.CallExpr) bool {
+	sig, ok := info.TypeOf(call.Fun).(*types.Signature)
+	if !ok || sig.Results().Len() == 0 {
+		return false
+	}
+	t := sig.Results().At(0).Type()
+	return isNamed(t, pkgSQL, "Result", false) || isNamed(t, "github.com/jackc/pgx/v5/pgconn", "CommandTag", false)
 }

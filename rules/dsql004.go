@@ -71,3 +71,10 @@ func UncheckedCASMessage(how, helper string) string {
 func excludesOnly(op sqlparse.Op) bool {
 	return op == sqlparse.OpNe || op == sqlparse.OpNotIn || op == sqlparse.OpDistinct || op == sqlparse.OpIsNotNull
 }
+
+// UncheckedCASResultMessage is DSQL004's message at a caller that drops
+// the result a function returns from a compare-and-swap write.
+func UncheckedCASResultMessage(callee, how string) string {
+	return "the result " + callee + " returns from a compare-and-swap write " + how + ", so a lost race (0 rows changed) looks like success; " +
+		"check RowsAffected() == 1, or have " + callee + " do it and return *occ.ConditionFailedError"
+}

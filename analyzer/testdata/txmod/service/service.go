@@ -94,3 +94,21 @@ func Own(ctx context.Context, id string) error {
 	tx := txutil.Current(ctx)
 	return store.LockOwned(ctx, tx, id)
 }
+
+// Bump drops the count BumpRange hands back.
+func Bump(ctx context.Context, tx *sql.Tx) error {
+	_, err := store.BumpRange(ctx, tx, 1, 5) // want `DSQL004 unchecked-cas: the result store.BumpRange returns from a compare-and-swap write is discarded`
+	return err
+}
+
+// Negative twin: the count is read.
+func BumpChecked(ctx context.Context, tx *sql.Tx) error {
+	res, err := store.BumpRange(ctx, tx, 1, 5)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return errors.New("shard ownership lost")
+	}
+	return nil
+}

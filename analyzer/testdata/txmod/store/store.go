@@ -53,3 +53,9 @@ func LockOwned(ctx context.Context, tx *sql.Tx, id string) error {
 	_, err := tx.ExecContext(ctx, "SELECT 1 FROM owners WHERE id = $1 FOR UPDATE", id)
 	return err
 }
+
+// BumpRange hands its compare-and-swap result back: its callers must read
+// the row count.
+func BumpRange(ctx context.Context, tx *sql.Tx, id int, cur int64) (sql.Result, error) {
+	return tx.ExecContext(ctx, "UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3", cur+1, id, cur)
+}
