@@ -110,21 +110,31 @@ func funcKey(fn *types.Func) string {
 
 // summarize builds the package's Summary from what collect and flow saw.
 func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
-	s := &Summary{Pkg: c.pass.Pkg.Path(), Enabled: c.settings.cfg.Enabled("DSQL005")}
-	info := c.pass.TypesInfo
-	declKey := func(scope ast.Node) (string, *ast.FuncDecl) {
-		fd, ok := scope.(*ast.FuncDecl)
-		if !ok {
-			return "", nil
-		}
-		fn, _ := info.Defs[fd.Name].(*types.Func)
-		return funcKey(fn), fd
+	s := &Summary{Pkg: c.pass.Pkg.Path(), Enabled: c.settings.cfg.Enabled("DSQL005"), CASEnabled: c.settings.cfg.Enabled("DSQL004")}
+	c.summarizeLocks(s, scripts)
+	begins, scopes := c.summarizeBegins(s)
+	c.summarizePasses(s, begins, scopes)
+	c.summarizeCAS(s, scripts)
+	return s
+}
+
+// declKey returns the function a scope is, when it is a declared one.
+func (c *checker) declKey(scope ast.Node) (string, *ast.FuncDecl) {
+	fd, ok := scope.(*ast.FuncDecl)
+	if !ok {
+		return "", nil
 	}
-	// FOR UPDATE on a parameter; in sqlc's generated Go, reported at the
-	// lock in the query file.
+	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	return funcKey(fn), fd
+}
+
+// summarizeLocks records the FOR UPDATE queries run on a parameter or a
+// receiver's field; in sqlc's generated Go, at the lock in the query file.
+func (c *checker) summarizeLocks(s *Summary, scripts map[*Text]*sqlparse.Script) {
+	info := c.pass.TypesInfo
 	sqlcLocks := c.sqlcLocks(scripts)
 	for _, q := range c.queries {
-		key, fd := declKey(q.scope)
+		key, fd := c.declKey(q.scope)
 		sc := scripts[q.text]
 		if fd == nil || sc == nil || !locksForUpdate(sc) {
 			continue
@@ -148,14 +158,23 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 			s.Locks = append(s.Locks, ParamLock{Func: key, Param: i, Pos: pos, End: end})
 		}
 	}
-	// Begins, and the calls each transaction or parameter is handed to.
+}
+
+// summarizeBegins records the unretried Begins, those a function returns,
+// and the transactions a helper of the module may have begun for the
+// caller. It returns each transaction variable's Begin and the functions
+// that hold one.
+func (c *checker) summarizeBegins(s *Summary) (map[types.Object]int, map[ast.Node]bool) {
+	info := c.pass.TypesInfo
 	begins := map[types.Object]int{}
+	scopes := map[ast.Node]bool{}
 	for _, b := range c.begins {
-		key, fd := declKey(b.scope)
+		key, fd := c.declKey(b.scope)
 		if fd == nil {
 			continue
 		}
 		begins[b.tx] = len(s.Begins)
+		scopes[b.scope] = true
 		s.Begins = append(s.Begins, Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx})
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if _, ok := n.(*ast.FuncLit); ok {
@@ -171,9 +190,8 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 			return true
 		})
 	}
-	// Transactions a helper of the module may have begun for the caller.
 	for _, ca := range c.callAssigns {
-		key, fd := declKey(ca.scope)
+		key, fd := c.declKey(ca.scope)
 		fn, _, ok := calleeOf(info, ca.call)
 		if fd == nil || !ok {
 			continue
@@ -181,20 +199,39 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 		for k, lhs := range ca.lhs {
 			if obj := info.ObjectOf(lhs); obj != nil && isTxType(obj.Type()) {
 				begins[obj] = len(s.Begins)
+				scopes[ca.scope] = true
 				s.Begins = append(s.Begins, Begin{Func: key, Pos: ca.call.Pos(), Via: funcKey(fn), Result: k})
 			}
 		}
 	}
-	scopes := map[ast.Node]bool{}
-	for _, b := range c.begins {
-		scopes[b.scope] = true
-	}
-	for _, ca := range c.callAssigns {
-		scopes[ca.scope] = true
-	}
+	return begins, scopes
+}
+
+// summarizePasses records the calls that hand a parameter, a begun
+// transaction or a value made from one to another function, and the
+// functions called inside a retry.
+func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scopes map[ast.Node]bool) {
+	info := c.pass.TypesInfo
 	bound := c.boundToBegins(begins, scopes)
+	pass := func(from string, fd *ast.FuncDecl, callee string, call *ast.CallExpr) {
+		for j, arg := range call.Args {
+			id, ok := ast.Unparen(arg).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			obj := info.Uses[id]
+			if b, ok := begins[obj]; ok {
+				s.Passes = append(s.Passes, Pass{From: from, Param: -1, Begin: b, Callee: callee, Arg: j, Pos: call.Pos()})
+			} else if i := paramIndex(info, fd, obj); i >= 0 {
+				s.Passes = append(s.Passes, Pass{From: from, Param: i, Begin: -1, Callee: callee, Arg: j, Pos: call.Pos()})
+			}
+		}
+	}
 	for _, oc := range c.outCalls {
-		key, fd := declKey(oc.scope)
+		if oc.closure || c.anyMentionsRetry(oc.loops) {
+			s.Retried = append(s.Retried, oc.callee)
+		}
+		key, fd := c.declKey(oc.scope)
 		if fd == nil {
 			continue
 		}
@@ -205,26 +242,33 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 				s.Passes = append(s.Passes, Pass{From: key, Param: -1, Begin: b, Callee: oc.callee, Arg: receiverArg, Pos: oc.call.Pos()})
 			}
 		}
-		if oc.closure || c.anyMentionsRetry(oc.loops) {
-			s.Retried = append(s.Retried, oc.callee)
-		}
-		for j, arg := range oc.call.Args {
-			id, ok := ast.Unparen(arg).(*ast.Ident)
+		pass(key, fd, oc.callee, oc.call)
+	}
+	// The package's own functions: a transaction reaches a lock in another
+	// package through a local helper too.
+	for scope, calls := range c.calls {
+		key, fd := c.declKey(scope)
+		for _, lc := range calls {
+			fn, ok := info.Defs[lc.fn.Name].(*types.Func)
 			if !ok {
 				continue
 			}
-			obj := info.Uses[id]
-			if b, ok := begins[obj]; ok {
-				s.Passes = append(s.Passes, Pass{From: key, Param: -1, Begin: b, Callee: oc.callee, Arg: j, Pos: oc.call.Pos()})
-			} else if i := paramIndex(info, fd, obj); i >= 0 {
-				s.Passes = append(s.Passes, Pass{From: key, Param: i, Begin: -1, Callee: oc.callee, Arg: j, Pos: oc.call.Pos()})
+			if lc.retryClosure || c.anyMentionsRetry(lc.loops) {
+				s.Retried = append(s.Retried, funcKey(fn))
+			}
+			if fd != nil {
+				pass(key, fd, funcKey(fn), lc.call)
 			}
 		}
 	}
-	// CAS results handed back, and module calls that drop a result.
-	s.CASEnabled = c.settings.cfg.Enabled("DSQL004")
+}
+
+// summarizeCAS records the functions that return a compare-and-swap
+// write's result, and the module calls that drop a write's result.
+func (c *checker) summarizeCAS(s *Summary, scripts map[*Text]*sqlparse.Script) {
+	info := c.pass.TypesInfo
 	for _, q := range c.queries {
-		key, fd := declKey(q.scope)
+		key, fd := c.declKey(q.scope)
 		ret, ok := q.parent.(*ast.ReturnStmt)
 		if fd == nil || !ok || len(ret.Results) == 0 || ret.Results[0] != q.call || !execMethods[q.key] || scripts[q.text] == nil {
 			continue
@@ -244,33 +288,6 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 			s.Drops = append(s.Drops, Drop{Callee: oc.callee, How: how, Pos: oc.call.Pos(), End: oc.call.End()})
 		}
 	}
-	// Calls of the package's own functions: inside a retry, and handing on
-	// a parameter (a transaction reaches a lock through a local helper).
-	for scope, calls := range c.calls {
-		key, fd := declKey(scope)
-		for _, lc := range calls {
-			fn, ok := info.Defs[lc.fn.Name].(*types.Func)
-			if !ok {
-				continue
-			}
-			if lc.retryClosure || c.anyMentionsRetry(lc.loops) {
-				s.Retried = append(s.Retried, funcKey(fn))
-			}
-			if fd == nil {
-				continue
-			}
-			for j, arg := range lc.call.Args {
-				if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
-					if b, ok := begins[info.Uses[id]]; ok {
-						s.Passes = append(s.Passes, Pass{From: key, Param: -1, Begin: b, Callee: funcKey(fn), Arg: j, Pos: lc.call.Pos()})
-					} else if i := paramIndex(info, fd, info.Uses[id]); i >= 0 {
-						s.Passes = append(s.Passes, Pass{From: key, Param: i, Begin: -1, Callee: funcKey(fn), Arg: j, Pos: lc.call.Pos()})
-					}
-				}
-			}
-		}
-	}
-	return s
 }
 
 func locksForUpdate(s *sqlparse.Script) bool {
