@@ -424,7 +424,7 @@ func (l lines) line(off int) int {
 	return sort.Search(len(l), func(i int) bool { return l[i] > off })
 }
 
-// Describe renders the catalog for tests and -verbose output: a line per
+// Describe renders the catalog for tests and debugging: a line per
 // table with its columns and keys.
 func (c *Catalog) Describe() string {
 	var b strings.Builder
