@@ -221,6 +221,9 @@ type localCall struct {
 	// loops are the bodies of the loops around it, which may retry on 40001.
 	retryClosure bool
 	loops        []ast.Node
+	// helper is the function of another package the closure around the
+	// call is passed to, "" when none.
+	helper string
 }
 
 func (c *checker) note(pos token.Pos, format string, args ...any) {

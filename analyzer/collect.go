@@ -68,14 +68,14 @@ func (c *checker) collect() []*Text {
 						if db {
 							closure, loops = c.retryContext(stack)
 						}
-						c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, closure, loops})
+						c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, closure, loops, c.closureHelperOf(scope, stack)})
 					}
 					if db {
 						c.observeCall(n, fn, key, stack, scope)
 						arg = queryArgOf(key, n)
 						if scope != nil && c.inModule(fn) {
 							closure, loops := c.retryContext(stack)
-							c.outCalls = append(c.outCalls, outCall{scope, n, stack[len(stack)-2], funcKey(fn), closure, loops})
+							c.outCalls = append(c.outCalls, outCall{scope, n, stack[len(stack)-2], funcKey(fn), closure, loops, c.closureHelperOf(scope, stack)})
 						}
 					}
 				}

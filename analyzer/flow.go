@@ -33,6 +33,10 @@ type beginCall struct {
 	tx    types.Object // the variable it is assigned to
 	scope ast.Node
 	pgx   bool
+	// helper is the function of another package of the module that the
+	// closure holding the Begin is passed to ("" when none): a retry
+	// helper there retries the transaction (module stage).
+	helper string
 }
 
 const (
@@ -121,6 +125,34 @@ func (c *checker) retryContext(stack []ast.Node) (closure bool, loops []ast.Node
 		}
 	}
 	return false, loops
+}
+
+// closureHelper returns the function of another package of the module
+// that the closure around the node on top of stack is passed to, or "".
+func (c *checker) closureHelper(stack []ast.Node) string {
+	for i := len(stack) - 1; i > 0; i-- {
+		switch stack[i].(type) {
+		case *ast.FuncLit:
+			if call, ok := stack[i-1].(*ast.CallExpr); ok {
+				if fn, _, ok := calleeOf(c.pass.TypesInfo, call); ok && c.inModule(fn) {
+					return funcKey(fn)
+				}
+			}
+			return ""
+		case *ast.FuncDecl:
+			return ""
+		}
+	}
+	return ""
+}
+
+// closureHelperOf is closureHelper for a call whose scope is known: only
+// a call in a closure can be in one.
+func (c *checker) closureHelperOf(scope ast.Node, stack []ast.Node) string {
+	if _, ok := scope.(*ast.FuncLit); !ok {
+		return ""
+	}
+	return c.closureHelper(stack)
 }
 
 // retryHelper reports whether fn, a function of the package, is a retry
@@ -217,7 +249,7 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, st
 			return
 		}
 		if tx := assignedVar(c.pass.TypesInfo, stack); tx != nil && !c.retried(stack) {
-			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.pkg, pkgPGX)})
+			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.pkg, pkgPGX), helper: c.closureHelper(stack)})
 		}
 		return
 	}
@@ -319,12 +351,12 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 
 // reportGo reports a Go-flow finding unless the rule is off or a
 // //dsqllint:ignore silences it.
-func (c *checker) reportGo(id string, pos, end token.Pos, msg string, fix *analysis.SuggestedFix) {
+func (c *checker) reportGo(id string, pos, end token.Pos, msg string, fix *analysis.SuggestedFix, related ...analysis.RelatedInformation) {
 	r := rules.ByID(id)
 	if r == nil || !c.settings.cfg.Enabled(id) || c.suppressedAt(id, pos, nil) || c.generated[c.fileOf(pos)] {
 		return // (nobody edits sqlc's Go; its query file is checked)
 	}
-	d := analysis.Diagnostic{Pos: pos, End: end, Category: r.ID, Message: r.Prefix() + msg, URL: r.DocURL()}
+	d := analysis.Diagnostic{Pos: pos, End: end, Category: r.ID, Message: r.Prefix() + msg, URL: r.DocURL(), Related: related}
 	if fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}

@@ -12,6 +12,9 @@ import (
 	"github.com/dsqllint/dsqllint/rules"
 )
 
+// BeginRelated is the related information DSQL005 gives at the Begin.
+const BeginRelated = "the transaction begins here, outside any 40001 retry"
+
 // maxPassDepth bounds how many calls a transaction is followed through.
 const maxPassDepth = 8
 
@@ -49,6 +52,17 @@ func ModuleFindings(fset *token.FileSet, sums []*Summary) []ModuleFinding {
 		}
 		for _, f := range s.Retried {
 			retried[f] = true
+		}
+	}
+	helpers := retryHelpers(sums)
+	for _, s := range sums {
+		if s == nil {
+			continue
+		}
+		for _, h := range s.HelperCalls {
+			if helpers[h.Helper] {
+				retried[h.Callee] = true // run in a closure a retry helper re-runs
+			}
 		}
 	}
 	// reach calls visit for every lock parameter arg of fn leads to, with
@@ -159,6 +173,38 @@ func shortName(key string) string {
 	return prefix + rest
 }
 
+// retryHelpers collects the module's retry helpers.
+func retryHelpers(sums []*Summary) map[string]bool {
+	helpers := map[string]bool{}
+	for _, s := range sums {
+		if s != nil {
+			for _, h := range s.RetryHelpers {
+				helpers[h] = true
+			}
+		}
+	}
+	return helpers
+}
+
+// RetriedBegins returns the Begins that a package's own analysis judged
+// unretried but that sit in a closure another package's retry helper
+// re-runs: the dsqllint command drops the DSQL005 findings naming them.
+func RetriedBegins(sums []*Summary) map[token.Pos]bool {
+	helpers := retryHelpers(sums)
+	out := map[token.Pos]bool{}
+	for _, s := range sums {
+		if s == nil {
+			continue
+		}
+		for _, b := range s.HelperBegins {
+			if helpers[b.Helper] {
+				out[b.Pos] = true
+			}
+		}
+	}
+	return out
+}
+
 // ModuleFinding is a diagnostic of the module stage and the path of the
 // package it falls in.
 type ModuleFinding struct {
@@ -183,7 +229,7 @@ func lockDiagnostic(fset *token.FileSet, b Begin, l ParamLock, path []hop) analy
 	d := analysis.Diagnostic{
 		Pos: l.Pos, End: l.End, Category: r.ID, URL: r.DocURL(),
 		Message: r.Prefix() + rules.LockWithoutRetryMessage("SELECT ... FOR UPDATE", begin, shape),
-		Related: []analysis.RelatedInformation{{Pos: b.Pos, Message: "the transaction begins here, outside any 40001 retry"}},
+		Related: []analysis.RelatedInformation{{Pos: b.Pos, Message: BeginRelated}},
 	}
 	for _, h := range path {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.pos, Message: "and is passed to " + h.name})

@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"path/filepath"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
@@ -52,7 +54,8 @@ func (c *checker) locksWithoutRetry(scripts map[*Text]*sqlparse.Script) {
 			if b.pgx {
 				shape = "occpgx.RunTxWithRetry(ctx, pool, func(tx pgx.Tx) (T, error) { ... })"
 			}
-			c.reportGo("DSQL005", q.call.Pos(), q.call.End(), rules.LockWithoutRetryMessage(what, begin, shape), nil)
+			c.reportGo("DSQL005", q.call.Pos(), q.call.End(), rules.LockWithoutRetryMessage(what, begin, shape), nil,
+				analysis.RelatedInformation{Pos: b.call.Pos(), Message: BeginRelated})
 			break // once per transaction: the first statement that needs the retry
 		}
 	}

@@ -34,6 +34,13 @@ type Summary struct {
 	Retried []string
 	// Returns are the transactions functions begin and hand back.
 	Returns []Return
+	// RetryHelpers are the package's functions that retry a function
+	// argument on 40001, by their body; HelperBegins and HelperCalls are
+	// the Begins and calls inside closures passed to a function of
+	// another package, which retries them when it is one.
+	RetryHelpers []string
+	HelperBegins []HelperSite
+	HelperCalls  []HelperSite
 	// CASEnabled reports whether DSQL004 runs for the package; CASResults
 	// are functions that return the result of a compare-and-swap write
 	// (`return tx.ExecContext(ctx, casQuery, ...)`, sqlc's :execresult),
@@ -41,6 +48,13 @@ type Summary struct {
 	CASEnabled bool
 	CASResults []CASResult
 	Drops      []Drop
+}
+
+// HelperSite is a Begin (at Pos) or a call (of Callee) in a closure
+// passed to Helper.
+type HelperSite struct {
+	Helper, Callee string
+	Pos            token.Pos
 }
 
 // CASResult is a function returning, as its first result, the result of
@@ -115,7 +129,35 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 	begins, scopes := c.summarizeBegins(s)
 	c.summarizePasses(s, begins, scopes)
 	c.summarizeCAS(s, scripts)
+	c.summarizeHelpers(s)
 	return s
+}
+
+// summarizeHelpers records the package's retry helpers and what runs in
+// closures handed to functions of other packages.
+func (c *checker) summarizeHelpers(s *Summary) {
+	for fn := range c.funcs {
+		if c.retryHelper(fn) {
+			s.RetryHelpers = append(s.RetryHelpers, funcKey(fn))
+		}
+	}
+	for _, b := range c.begins {
+		if b.helper != "" {
+			s.HelperBegins = append(s.HelperBegins, HelperSite{Helper: b.helper, Pos: b.call.Pos()})
+		}
+	}
+	for _, oc := range c.outCalls {
+		if oc.helper != "" {
+			s.HelperCalls = append(s.HelperCalls, HelperSite{Helper: oc.helper, Callee: oc.callee, Pos: oc.call.Pos()})
+		}
+	}
+	for _, calls := range c.calls {
+		for _, lc := range calls {
+			if fn, ok := c.pass.TypesInfo.Defs[lc.fn.Name].(*types.Func); ok && lc.helper != "" {
+				s.HelperCalls = append(s.HelperCalls, HelperSite{Helper: lc.helper, Callee: funcKey(fn), Pos: lc.call.Pos()})
+			}
+		}
+	}
 }
 
 // declKey returns the function a scope is, when it is a declared one.
@@ -330,6 +372,7 @@ type outCall struct {
 	callee  string
 	closure bool
 	loops   []ast.Node
+	helper  string // as localCall.helper
 }
 
 // inModule reports whether fn belongs to another package of the module

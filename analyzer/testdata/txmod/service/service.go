@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 
+	"example.com/txmod/retry"
 	"example.com/txmod/store"
 	"example.com/txmod/txutil"
 )
@@ -111,4 +112,51 @@ func BumpChecked(ctx context.Context, tx *sql.Tx) error {
 		return errors.New("shard ownership lost")
 	}
 	return nil
+}
+
+// Quiet: begun in a closure that another package's retry helper re-runs.
+func HandleDecorated(ctx context.Context, db *sql.DB) error {
+	return retry.Do(ctx, func() error {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if _, err := tx.ExecContext(ctx, "SELECT 1 FROM shards WHERE shard_id = $1 FOR UPDATE", 5); err != nil {
+			return err
+		}
+		return tx.Commit()
+	})
+}
+
+// The trap across packages: a wrapper that never re-runs a conflict.
+func HandleTransient(ctx context.Context, db *sql.DB) error {
+	return retry.Transient(ctx, func() error {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if _, err := tx.ExecContext(ctx, "SELECT 1 FROM shards WHERE shard_id = $1 FOR UPDATE", 6); err != nil { // want `DSQL005 lock-without-retry`
+			return err
+		}
+		return tx.Commit()
+	})
+}
+
+// Quiet: the function that begins runs in a closure Do re-runs.
+func HandleDecoratedCall(ctx context.Context, db *sql.DB) error {
+	return retry.Do(ctx, func() error { return decoratedOnce(ctx, db) })
+}
+
+func decoratedOnce(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := store.LockDecorated(ctx, tx, "d"); err != nil {
+		return err
+	}
+	return tx.Commit()
 }

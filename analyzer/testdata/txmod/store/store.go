@@ -9,7 +9,7 @@ import (
 // LockShard locks the row; whoever begins tx must retry it on 40001.
 func LockShard(ctx context.Context, tx *sql.Tx, id int) (int64, error) {
 	var r int64
-	err := tx.QueryRowContext(ctx, "SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE", id).Scan(&r) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:17`
+	err := tx.QueryRowContext(ctx, "SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE", id).Scan(&r) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:18`
 	return r, err
 }
 
@@ -19,7 +19,7 @@ func LockVia(ctx context.Context, tx *sql.Tx, id int) error {
 }
 
 func lockInner(ctx context.Context, tx *sql.Tx, id int) error {
-	_, err := tx.ExecContext(ctx, "SELECT 1 FROM leases WHERE resource_id = $1 FOR UPDATE", id) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:33`
+	_, err := tx.ExecContext(ctx, "SELECT 1 FROM leases WHERE resource_id = $1 FOR UPDATE", id) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:34`
 	return err
 }
 
@@ -44,7 +44,7 @@ func LockIgnored(ctx context.Context, tx *sql.Tx, id int) error {
 
 // LockLease locks a lease; its callers get their transaction from txutil.
 func LockLease(ctx context.Context, tx *sql.Tx, id string) error {
-	_, err := tx.ExecContext(ctx, "SELECT 1 FROM leases WHERE resource_id = $1 FOR UPDATE", id) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:80`
+	_, err := tx.ExecContext(ctx, "SELECT 1 FROM leases WHERE resource_id = $1 FOR UPDATE", id) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:81`
 	return err
 }
 
@@ -58,4 +58,10 @@ func LockOwned(ctx context.Context, tx *sql.Tx, id string) error {
 // the row count.
 func BumpRange(ctx context.Context, tx *sql.Tx, id int, cur int64) (sql.Result, error) {
 	return tx.ExecContext(ctx, "UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3", cur+1, id, cur)
+}
+
+// LockDecorated is reached only from transactions a retry decorator re-runs.
+func LockDecorated(ctx context.Context, tx *sql.Tx, id string) error {
+	_, err := tx.ExecContext(ctx, "SELECT 1 FROM decorated WHERE id = $1 FOR UPDATE", id)
+	return err
 }
