@@ -148,14 +148,6 @@ func schemaOf(s string) string {
 	return s
 }
 
-// QualifiedName is schema.name, or the name alone in the default schema.
-func (t *Table) QualifiedName() string {
-	if t.Schema == DefaultSchema {
-		return t.Name
-	}
-	return t.Schema + "." + t.Name
-}
-
 // Column returns the named column, or nil.
 func (t *Table) Column(name string) *Column {
 	for _, c := range t.Columns {
