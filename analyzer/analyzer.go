@@ -200,6 +200,8 @@ type checker struct {
 	// the module stage learns from the package (summary.go).
 	outCalls    []outCall
 	callAssigns []callAssign
+	funcArgs    []funcArg
+	varCalls    []varCall
 	summary     *Summary
 	// files caches Go source for building fixes.
 	files map[string][]byte

@@ -54,12 +54,16 @@ func calleeOf(info *types.Info, call *ast.CallExpr) (*types.Func, callee, bool) 
 
 // dbtxCallee maps a query method of an interface — sqlc's DBTX, a
 // project's own Querier — to the database/sql or pgx method it stands for,
-// by name and by a string where the SQL goes.
+// by name and by a string where the SQL goes. A project's own type that
+// wraps sqlx with methods of sqlx's shape (Temporal's plugins:
+// `func (pdb *db) GetContext(ctx, dest any, query string, args ...any)`)
+// counts too; its variadic arguments tell it from a cache's Get.
 func dbtxCallee(fn *types.Func) (callee, bool) {
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || nonSQLClient(fn.Pkg().Path()) {
+	if !ok || sig.Recv() == nil || nonSQLClient(fn.Pkg().Path()) || dbPackages[fn.Pkg().Path()] {
 		return callee{}, false // (gocql's Session.Query runs CQL)
 	}
+	iface := types.IsInterface(sig.Recv().Type())
 	c := callee{pkgSQL, fn.Name(), true}
 	switch fn.Name() {
 	case "ExecContext", "QueryContext", "QueryRowContext":
@@ -67,6 +71,8 @@ func dbtxCallee(fn *types.Func) (callee, bool) {
 		if sig.Params().Len() > 0 && isNamed(sig.Params().At(0).Type(), "context", "Context", false) {
 			c.pkg = pkgPGX // pgx's shape: (ctx, sql, args...)
 		}
+	case "GetContext", "SelectContext", "Get", "Select", "NamedExecContext", "NamedQueryContext":
+		c.pkg = pkgSQLX
 	default:
 		return callee{}, false
 	}
@@ -75,6 +81,9 @@ func dbtxCallee(fn *types.Func) (callee, bool) {
 		return callee{}, false
 	}
 	if b, ok := sig.Params().At(i).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+		return callee{}, false
+	}
+	if !iface && !sig.Variadic() && !strings.HasPrefix(fn.Name(), "Named") {
 		return callee{}, false
 	}
 	return c, true

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -73,11 +75,16 @@ func (c *checker) collect() []*Text {
 					if db {
 						c.observeCall(n, fn, key, stack, scope)
 						arg = queryArgOf(key, n)
-						if scope != nil && c.inModule(fn) {
+						if scope != nil && (c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
 							closure, loops := c.retryContext(stack)
 							c.outCalls = append(c.outCalls, outCall{scope, n, stack[len(stack)-2], funcKey(fn), closure, loops, c.closureHelperOf(scope, stack)})
 						}
+						if scope != nil && (c.funcs[fn] != nil || c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
+							c.noteFuncArgs(n, funcKey(fn), scope, stack)
+						}
 					}
+				} else if v, isVar := typeutil.Callee(info, n).(*types.Var); isVar && db && scope != nil {
+					c.varCalls = append(c.varCalls, varCall{scope, n, v})
 				}
 				if arg != nil {
 					t := c.textOf(arg)
@@ -101,7 +108,7 @@ func (c *checker) collect() []*Text {
 			case *ast.AssignStmt:
 				if db {
 					c.observeAssign(n)
-					c.noteCallAssign(n, scope)
+					c.noteCallAssign(n, scope, stack)
 				}
 			case *ast.ValueSpec:
 				if db && len(n.Names) == 1 && len(n.Values) == 1 {

@@ -37,6 +37,10 @@ type beginCall struct {
 	// closure holding the Begin is passed to ("" when none): a retry
 	// helper there retries the transaction (module stage).
 	helper string
+	// retried marks a Begin inside a loop or closure that re-runs it on
+	// 40001: DSQL005 has nothing to say, the module stage still follows
+	// what runs in it.
+	retried bool
 }
 
 const (
@@ -248,8 +252,8 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, st
 			c.reportGo("DSQL010", call.Pos(), call.End(), rules.NestedTxMessage, nil)
 			return
 		}
-		if tx := assignedVar(c.pass.TypesInfo, stack); tx != nil && !c.retried(stack) {
-			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.pkg, pkgPGX), helper: c.closureHelper(stack)})
+		if tx := assignedVar(c.pass.TypesInfo, stack); tx != nil {
+			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.pkg, pkgPGX), helper: c.closureHelper(stack), retried: c.retried(stack)})
 		}
 		return
 	}

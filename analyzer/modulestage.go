@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,114 +19,324 @@ const BeginRelated = "the transaction begins here, outside any 40001 retry"
 // maxPassDepth bounds how many calls a transaction is followed through.
 const maxPassDepth = 8
 
-// ModuleFindings joins the summaries of a module's packages and reports
-// DSQL005 where no single package can: a FOR UPDATE run on a parameter, in
-// one package, when a function of another package begins the transaction
-// outside any 40001 retry and hands it down. A function counts as retried
-// when any call of it in the module runs inside a retry. Each lock is
-// reported once, at the query, with the Begin and the calls in between as
-// related information. fset must hold every summarised package's files
-// (one go/packages load does).
-func ModuleFindings(fset *token.FileSet, sums []*Summary) []ModuleFinding {
-	locks := map[string][]ParamLock{} // by function
-	passes := map[string][]Pass{}     // by caller
-	retried := map[string]bool{}
-	pkgOf := map[string]*Summary{}
-	type result struct {
-		fn string
-		k  int
-	}
-	returns := map[result]Return{} // transactions helpers begin and return
+// Module is the join of a module's package summaries: the module stage
+// of the dsqllint command. It follows each transaction from the function
+// that begins it through calls, interface methods (to every
+// implementation in the module, a plugin registered in init included),
+// closures and method values, to the statements run in it, and answers
+// what no single package can:
+//   - DSQL005 at a FOR UPDATE run in a transaction begun outside any
+//     40001 retry, with the Begin and the calls in between as related
+//     information;
+//   - DSQL004 where a caller drops the result of a compare-and-swap write
+//     another function hands back;
+//   - which package findings it overrules: a DSQL005 whose Begin runs in
+//     a closure another package's retry helper re-runs, and a DSQL003 at
+//     a key-picked write that every transaction running it first locks
+//     FOR UPDATE by the same key and compares, or fences with a
+//     compare-and-swap write.
+type Module struct {
+	fset     *token.FileSet
+	sums     []*Summary
+	stmts    map[string][]stmtOf // by function
+	passes   map[string][]Pass   // by caller
+	impls    map[string][]string // interface method → implementations
+	closures map[string][]Closure // by paramKey(callee, arg)
+	returns  map[result][]Return
+	retried  map[string]bool
+	helpers  map[string]bool
+	// retriedBegins and fenced are what Overrules drops.
+	retriedBegins map[token.Pos]bool
+	fenced        [][2]token.Pos
+	findings      []ModuleFinding
+}
+
+// stmtOf is a statement and the summary of its package.
+type stmtOf struct {
+	ParamStmt
+	sum *Summary
+}
+
+type result struct {
+	fn string
+	k  int
+}
+
+// JoinModule joins the summaries. fset must hold every summarised
+// package's files (one go/packages load does).
+func JoinModule(fset *token.FileSet, sums []*Summary) *Module {
+	m := &Module{fset: fset, stmts: map[string][]stmtOf{}, passes: map[string][]Pass{}, impls: map[string][]string{},
+		closures: map[string][]Closure{}, returns: map[result][]Return{}, retried: map[string]bool{}, retriedBegins: map[token.Pos]bool{}}
 	for _, s := range sums {
-		if s == nil {
-			continue
+		if s != nil {
+			m.sums = append(m.sums, s)
 		}
+	}
+	m.helpers = retryHelpers(m.sums)
+	retried, unretried := map[string]bool{}, map[string]bool{}
+	for _, s := range m.sums {
 		for _, r := range s.Returns {
-			returns[result{r.Func, r.Result}] = r
+			m.returns[result{r.Func, r.Result}] = append(m.returns[result{r.Func, r.Result}], r)
 		}
-		for _, l := range s.Locks {
-			locks[l.Func] = append(locks[l.Func], l)
-			pkgOf[l.Func] = s
+		for _, st := range s.Stmts {
+			m.stmts[st.Func] = append(m.stmts[st.Func], stmtOf{st, s})
 		}
 		for _, p := range s.Passes {
-			passes[p.From] = append(passes[p.From], p)
+			m.passes[p.From] = append(m.passes[p.From], p)
 		}
 		for _, f := range s.Retried {
 			retried[f] = true
 		}
-	}
-	helpers := retryHelpers(sums)
-	for _, s := range sums {
-		if s == nil {
-			continue
+		for _, f := range s.Unretried {
+			unretried[f] = true
+		}
+		for _, im := range s.Impls {
+			m.impls[im.Iface] = append(m.impls[im.Iface], im.Method)
+		}
+		for _, cl := range s.Closures {
+			k := paramKey(cl.Callee, cl.Arg)
+			m.closures[k] = append(m.closures[k], cl)
 		}
 		for _, h := range s.HelperCalls {
-			if helpers[h.Helper] {
+			if m.helpers[h.Helper] {
 				retried[h.Callee] = true // run in a closure a retry helper re-runs
+			} else {
+				unretried[h.Callee] = true
+			}
+		}
+		for _, b := range s.HelperBegins {
+			if m.helpers[b.Helper] {
+				m.retriedBegins[b.Pos] = true
 			}
 		}
 	}
-	// reach calls visit for every lock parameter arg of fn leads to, with
-	// the calls that lead there.
-	var reach func(fn string, arg int, path []hop, seen map[string]bool, visit func(ParamLock, []hop))
-	reach = func(fn string, arg int, path []hop, seen map[string]bool, visit func(ParamLock, []hop)) {
-		key := fmt.Sprintf("%s#%d", fn, arg)
-		if seen[key] || len(path) > maxPassDepth {
-			return
-		}
-		seen[key] = true
-		for _, l := range locks[fn] {
-			if l.Param == arg {
-				visit(l, path)
-			}
-		}
-		for _, p := range passes[fn] {
-			if p.Param == arg {
-				reach(p.Callee, p.Arg, append(path[:len(path):len(path)], hop{p.Pos, p.Callee}), seen, visit)
+	// A function is retried when every call of it in the module runs in a
+	// retry.
+	for f := range retried {
+		m.retried[f] = !unretried[f]
+	}
+	m.judge()
+	m.findings = append(m.findings, m.droppedCASResults()...)
+	sort.Slice(m.findings, func(i, j int) bool { return m.findings[i].Pos < m.findings[j].Pos })
+	return m
+}
+
+// Findings are the module stage's own diagnostics.
+func (m *Module) Findings() []ModuleFinding { return m.findings }
+
+// Overrules reports a package diagnostic the module stage shows wrong.
+func (m *Module) Overrules(d analysis.Diagnostic) bool {
+	switch d.Category {
+	case "DSQL005":
+		return len(d.Related) > 0 && m.retriedBegins[d.Related[0].Pos]
+	case "DSQL003":
+		for _, sp := range m.fenced {
+			if sp[0] <= d.Pos && d.Pos < sp[1] {
+				return true
 			}
 		}
 	}
+	return false
+}
+
+// reached is a statement some transaction runs, and the calls that lead
+// there.
+type reached struct {
+	stmtOf
+	path []hop
+	// novel marks a path through what a package's own analysis does not
+	// follow: an interface, a closure, a transaction another function
+	// begins.
+	novel bool
+	// closure marks a path through a function a caller passed, and
+	// retried one passed by a call that runs in a retry: then that call
+	// judges the retry, not the function that begins.
+	closure, retried bool
+}
+
+// reach calls visit for every statement run on argument arg of fn; at
+// says how the path got there.
+func (m *Module) reach(fn string, arg int, at reached, seen map[string]bool, visit func(reached)) {
+	key := fmt.Sprintf("%s#%d", fn, arg)
+	if seen[key] || len(at.path) > maxPassDepth {
+		return
+	}
+	seen[key] = true
+	for _, st := range m.stmts[fn] {
+		if st.Param == arg {
+			r := at
+			r.stmtOf = st
+			visit(r)
+		}
+	}
+	for _, p := range m.passes[fn] {
+		if p.Param == arg {
+			next := at
+			next.path = append(at.path[:len(at.path):len(at.path)], hop{p.Pos, p.Callee, p.From, p.Compared})
+			m.reach(p.Callee, p.Arg, next, seen, visit)
+		}
+	}
+	for _, impl := range m.impls[fn] {
+		next := at
+		next.novel = true
+		m.reach(impl, arg, next, seen, visit)
+	}
+	for _, cl := range m.closures[fn] {
+		next := at
+		next.novel, next.closure = true, true
+		next.retried = at.retried || cl.Retried || m.helpers[cl.Helper]
+		m.reach(cl.Fn, arg, next, seen, visit)
+	}
+}
+
+// judge follows every transaction of the module.
+func (m *Module) judge() {
 	reported := map[token.Pos]bool{}
-	var out []ModuleFinding
-	for _, s := range sums {
-		if s == nil {
-			continue
+	type spanUse struct{ runs, fenced int }
+	writes := map[[2]token.Pos]*spanUse{}
+	use := func(sp [2]token.Pos) *spanUse {
+		u := writes[sp]
+		if u == nil {
+			u = &spanUse{}
+			writes[sp] = u
 		}
+		return u
+	}
+	for _, s := range m.sums {
+		for _, st := range s.Stmts {
+			if st.Write && st.Param == noHandle {
+				use(st.Text).runs++ // on a pool or a value of unknown make
+			}
+		}
+	}
+	// Writes a method runs on a handle that is no transaction.
+	for _, s := range m.sums {
 		for _, p := range s.Passes {
-			if p.Begin < 0 {
+			if p.Param != noHandle {
 				continue
 			}
-			b := s.Begins[p.Begin]
-			if b.Via != "" {
-				r, ok := returns[result{b.Via, b.Result}]
-				if !ok {
-					continue // the helper's result is no transaction it begins
+			m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From, false}}}, map[string]bool{}, func(r reached) {
+				if r.Write {
+					use(r.Text).runs++
 				}
-				b.PGX = r.PGX
-			}
-			if retried[b.Func] {
-				continue
-			}
-			reach(p.Callee, p.Arg, []hop{{p.Pos, p.Callee}}, map[string]bool{}, func(l ParamLock, path []hop) {
-				ls := pkgOf[l.Func]
-				if ls == s || !ls.Enabled || reported[l.Pos] {
-					return // the package's own analysis judges its transactions
-				}
-				reported[l.Pos] = true
-				out = append(out, ModuleFinding{Pkg: ls.Pkg, Diagnostic: lockDiagnostic(fset, b, l, path)})
 			})
 		}
 	}
-	out = append(out, droppedCASResults(sums)...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
-	return out
+	for _, s := range m.sums {
+		for bi, b := range s.Begins {
+			novel := false
+			if b.Via != "" {
+				pgx, ok := m.returned(b.Via, b.Result)
+				if !ok {
+					continue // the helper's result is no transaction it begins
+				}
+				b.PGX, novel = pgx, true
+			}
+			var got []reached
+			seen := map[string]bool{}
+			for _, p := range s.Passes {
+				if p.Begin == bi {
+					m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From, p.Compared}}, novel: novel}, seen, func(r reached) { got = append(got, r) })
+				}
+			}
+			for _, r := range got {
+				retried := b.Retried || m.helpers[b.Helper] || r.retried || (!r.closure && m.retried[b.Func])
+				switch {
+				case r.Lock && !retried && !r.Quiet && r.sum.Enabled && !reported[r.Pos] && (r.sum != s || r.novel):
+					reported[r.Pos] = true
+					m.findings = append(m.findings, ModuleFinding{Pkg: r.sum.Pkg, Diagnostic: lockDiagnostic(m.fset, b, r.ParamStmt, r.path)})
+				case r.Write:
+					u := use(r.Text)
+					u.runs++
+					if fencedBefore(r, got) {
+						u.fenced++
+					}
+				}
+			}
+		}
+	}
+	for sp, u := range writes {
+		if u.runs > 0 && u.fenced == u.runs {
+			m.fenced = append(m.fenced, sp)
+		}
+	}
+}
+
+// returned reports whether result k of fn, or of every implementation
+// of the interface method fn, is a transaction it begins.
+func (m *Module) returned(fn string, k int) (pgx, ok bool) {
+	if rs := m.returns[result{fn, k}]; len(rs) > 0 {
+		return rs[0].PGX, true
+	}
+	for _, impl := range m.impls[fn] {
+		rs := m.returns[result{impl, k}]
+		if len(rs) == 0 {
+			return false, false
+		}
+		pgx, ok = rs[0].PGX, true
+	}
+	return pgx, ok
+}
+
+// fencedBefore reports whether, in the transaction that runs the write w,
+// a FOR UPDATE of the same row whose value the code compares, or a
+// compare-and-swap write, runs first.
+func fencedBefore(w reached, all []reached) bool {
+	for _, l := range all {
+		switch {
+		case l.CAS:
+		case l.Lock && l.Table == w.Table && covers(l.Keys, w.Keys):
+			if !l.Compared && !slices.ContainsFunc(l.path, func(h hop) bool { return h.compared }) {
+				continue // locked, but nothing checks what it read
+			}
+		default:
+			continue
+		}
+		if runsBefore(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// covers reports whether a lock pinning lockKeys holds the row a write
+// pinning writeKeys picks.
+func covers(lockKeys, writeKeys []string) bool {
+	if len(lockKeys) == 0 {
+		return false
+	}
+	for _, k := range lockKeys {
+		if !slices.Contains(writeKeys, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// runsBefore reports whether statement a runs before statement b of the
+// same transaction: where their paths part, in one function, a's call
+// comes first.
+func runsBefore(a, b reached) bool {
+	i := 0
+	for i < len(a.path) && i < len(b.path) && a.path[i].pos == b.path[i].pos {
+		i++
+	}
+	switch {
+	case i < len(a.path) && i < len(b.path):
+		return a.path[i].from == b.path[i].from && a.path[i].pos < b.path[i].pos
+	case i < len(b.path):
+		return a.Func == b.path[i].from && a.Pos < b.path[i].pos
+	case i < len(a.path):
+		return a.path[i].from == b.Func && a.path[i].pos < b.Pos
+	}
+	return a.Func == b.Func && a.Pos < b.Pos
 }
 
 // droppedCASResults reports DSQL004 where a caller drops the result a
 // function of another package hands back from a compare-and-swap write.
-func droppedCASResults(sums []*Summary) []ModuleFinding {
+func (m *Module) droppedCASResults() []ModuleFinding {
 	cas := map[string]token.Pos{}
-	for _, s := range sums {
+	for _, s := range m.sums {
 		if s != nil {
 			for _, r := range s.CASResults {
 				cas[r.Func] = r.Pos
@@ -134,12 +345,17 @@ func droppedCASResults(sums []*Summary) []ModuleFinding {
 	}
 	var out []ModuleFinding
 	seen := map[token.Pos]bool{}
-	for _, s := range sums {
-		if s == nil || !s.CASEnabled {
+	for _, s := range m.sums {
+		if !s.CASEnabled {
 			continue
 		}
 		for _, d := range s.Drops {
 			write, ok := cas[d.Callee]
+			for _, impl := range m.impls[d.Callee] {
+				if !ok {
+					write, ok = cas[impl]
+				}
+			}
 			if !ok || seen[d.Pos] {
 				continue
 			}
@@ -186,25 +402,6 @@ func retryHelpers(sums []*Summary) map[string]bool {
 	return helpers
 }
 
-// RetriedBegins returns the Begins that a package's own analysis judged
-// unretried but that sit in a closure another package's retry helper
-// re-runs: the dsqllint command drops the DSQL005 findings naming them.
-func RetriedBegins(sums []*Summary) map[token.Pos]bool {
-	helpers := retryHelpers(sums)
-	out := map[token.Pos]bool{}
-	for _, s := range sums {
-		if s == nil {
-			continue
-		}
-		for _, b := range s.HelperBegins {
-			if helpers[b.Helper] {
-				out[b.Pos] = true
-			}
-		}
-	}
-	return out
-}
-
 // ModuleFinding is a diagnostic of the module stage and the path of the
 // package it falls in.
 type ModuleFinding struct {
@@ -212,13 +409,16 @@ type ModuleFinding struct {
 	analysis.Diagnostic
 }
 
-// hop is a call a transaction is passed through.
+// hop is a call, in function from, a transaction is passed through to
+// function name; compared says from compares what the call returns.
 type hop struct {
-	pos  token.Pos
-	name string
+	pos      token.Pos
+	name     string
+	from     string
+	compared bool
 }
 
-func lockDiagnostic(fset *token.FileSet, b Begin, l ParamLock, path []hop) analysis.Diagnostic {
+func lockDiagnostic(fset *token.FileSet, b Begin, l ParamStmt, path []hop) analysis.Diagnostic {
 	p := fset.Position(b.Pos)
 	begin := fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 	shape := "occ.RunTxWithRetry(ctx, db, func(tx *sql.Tx) (T, error) { ... })"
@@ -232,7 +432,16 @@ func lockDiagnostic(fset *token.FileSet, b Begin, l ParamLock, path []hop) analy
 		Related: []analysis.RelatedInformation{{Pos: b.Pos, Message: BeginRelated}},
 	}
 	for _, h := range path {
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.pos, Message: "and is passed to " + h.name})
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.pos, Message: "and is passed to " + hopName(h.name)})
 	}
 	return d
+}
+
+// hopName says what a hop calls: a function, or the function passed as a
+// parameter (txExecute's f).
+func hopName(key string) string {
+	if i := strings.LastIndex(key, "#"); i > 0 {
+		return "the function given to " + shortName(key[:i])
+	}
+	return shortName(key)
 }

@@ -17,7 +17,7 @@ import (
 // transaction is followed into package functions it is passed to.
 func (c *checker) locksWithoutRetry(scripts map[*Text]*sqlparse.Script) {
 	for _, b := range c.begins {
-		if c.callersRetry(b.scope) {
+		if b.retried || c.callersRetry(b.scope) {
 			continue
 		}
 		aliases := c.txAliases(b.tx)

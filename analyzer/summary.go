@@ -1,9 +1,11 @@
 package analyzer
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/dsqllint/dsqllint/rules"
@@ -20,20 +22,29 @@ import (
 // Summary is one package's contribution to the module stage.
 type Summary struct {
 	Pkg string
-	// Enabled reports whether DSQL005 runs for the package.
-	Enabled bool
-	// Locks are FOR UPDATE queries run on a function's parameter.
-	Locks []ParamLock
-	// Passes are calls that hand a parameter, or a transaction the caller
-	// begins, to another function of the module.
+	// Enabled reports whether DSQL005 runs for the package, CASEnabled
+	// DSQL004 and FenceEnabled DSQL003.
+	Enabled, CASEnabled, FenceEnabled bool
+	// Stmts are the FOR UPDATE locks and key-picked writes the package's
+	// functions run on a parameter or on their receiver (or its field),
+	// and the writes run on any other handle.
+	Stmts []ParamStmt
+	// Passes are calls that hand a parameter, the receiver, or a
+	// transaction the caller begins, to another function of the module.
 	Passes []Pass
-	// Begins are transactions begun outside any retry the package sees.
+	// Begins are the transactions the package's functions begin.
 	Begins []Begin
 	// Retried are the functions some call of this package runs inside a
-	// retry helper's closure or a loop that checks for SQLSTATE 40001.
-	Retried []string
+	// retry helper's closure or a loop that checks for SQLSTATE 40001,
+	// Unretried those some call runs outside any.
+	Retried, Unretried []string
 	// Returns are the transactions functions begin and hand back.
 	Returns []Return
+	// Closures are the functions passed as arguments to module functions.
+	Closures []Closure
+	// Impls map the methods of the module's interfaces to the package's
+	// methods that implement them.
+	Impls []Impl
 	// RetryHelpers are the package's functions that retry a function
 	// argument on 40001, by their body; HelperBegins and HelperCalls are
 	// the Begins and calls inside closures passed to a function of
@@ -41,11 +52,10 @@ type Summary struct {
 	RetryHelpers []string
 	HelperBegins []HelperSite
 	HelperCalls  []HelperSite
-	// CASEnabled reports whether DSQL004 runs for the package; CASResults
-	// are functions that return the result of a compare-and-swap write
-	// (`return tx.ExecContext(ctx, casQuery, ...)`, sqlc's :execresult),
-	// and Drops the calls of module functions whose result is dropped.
-	CASEnabled bool
+	// CASResults are functions that return the result of a
+	// compare-and-swap write (`return tx.ExecContext(ctx, casQuery, ...)`,
+	// sqlc's :execresult), and Drops the calls of module functions whose
+	// result is dropped.
 	CASResults []CASResult
 	Drops      []Drop
 }
@@ -72,27 +82,63 @@ type Drop struct {
 	Pos, End token.Pos
 }
 
-// ParamLock is a FOR UPDATE run on parameter Param of Func.
-type ParamLock struct {
+// ParamStmt is a statement Func runs on its parameter Param (receiverArg
+// for the receiver, noHandle for any other handle).
+type ParamStmt struct {
 	Func     string
 	Param    int
 	Pos, End token.Pos
+	// Lock is a FOR UPDATE, Quiet when a directive silences DSQL005 there;
+	// Compared says the function compares the value the lock read.
+	Lock, Quiet, Compared bool
+	// Write is an UPDATE or DELETE that picks its row by key and fences
+	// nothing; CAS a compare-and-swap write.
+	Write, CAS bool
+	Table      string
+	Keys       []string
+	// Text spans the source DSQL003 reports a write's SQL in.
+	Text [2]token.Pos
 }
 
-// receiverArg stands for a method's receiver where a parameter index goes:
-// a lock run on a field of the receiver (q.db), a call made on a value
-// bound to a transaction.
-const receiverArg = -2
+// Impl is a method of the package implementing an interface method.
+type Impl struct {
+	Iface, Method string
+}
+
+// Closure is Fn passed as argument Arg of Callee: a function literal, a
+// function or method value, or a parameter of the caller (a paramKey).
+// Retried says the call runs inside a retry the package sees; Helper, as
+// HelperSite's, names the function of another package whose closure holds
+// the call.
+type Closure struct {
+	Callee  string
+	Arg     int
+	Fn      string
+	Retried bool
+	Helper  string
+}
+
+const (
+	// receiverArg stands for a method's receiver where a parameter index
+	// goes: a lock run on the receiver or its field (q.db), a call made
+	// on a value bound to a transaction.
+	receiverArg = -2
+	// noHandle is a statement or call on a handle that is neither a
+	// parameter nor the receiver: a package pool, a local value.
+	noHandle = -3
+)
 
 // Pass is a call in From handing its parameter Param (or, with Begin >= 0,
-// the transaction of Begins[Begin]) to argument Arg of Callee.
+// the transaction of Begins[Begin]) to argument Arg of Callee. Compared
+// says From compares what the call returns.
 type Pass struct {
-	From   string
-	Param  int
-	Begin  int
-	Callee string
-	Arg    int
-	Pos    token.Pos
+	From     string
+	Param    int
+	Begin    int
+	Callee   string
+	Arg      int
+	Pos      token.Pos
+	Compared bool
 }
 
 // Begin is a transaction begun in Func.
@@ -100,6 +146,10 @@ type Begin struct {
 	Func string
 	Pos  token.Pos
 	PGX  bool
+	// Retried marks a Begin the package sees re-run on 40001; Helper is
+	// the function of another package its closure is passed to.
+	Retried bool
+	Helper  string
 	// Via names the function whose result Result is the transaction, when
 	// a helper of the module begins it (tx, commit, err := PrepareTx(...));
 	// it counts only if that function's summary Returns it.
@@ -107,7 +157,8 @@ type Begin struct {
 	Result int
 }
 
-// Return is a transaction Func begins and returns as result Result.
+// Return is a transaction Func begins and returns as result Result, as it
+// is or wrapped in a value (newDB(tx), &repo{tx: tx}).
 type Return struct {
 	Func   string
 	Result int
@@ -122,12 +173,73 @@ func funcKey(fn *types.Func) string {
 	return fn.FullName()
 }
 
+// litKey names a function literal across packages.
+func litKey(lit *ast.FuncLit) string { return fmt.Sprintf("func@%d", lit.Pos()) }
+
+// paramKey names the function a function-typed parameter holds.
+func paramKey(fn string, i int) string { return fmt.Sprintf("%s#%d", fn, i) }
+
+// scopeFunc describes a function scope: its key, its type, and its
+// receiver's variable.
+func (c *checker) scopeFunc(scope ast.Node) (key string, ft *ast.FuncType, recv types.Object) {
+	switch s := scope.(type) {
+	case *ast.FuncDecl:
+		fn, _ := c.pass.TypesInfo.Defs[s.Name].(*types.Func)
+		if fn == nil {
+			return "", nil, nil
+		}
+		if s.Recv != nil && len(s.Recv.List) > 0 && len(s.Recv.List[0].Names) > 0 {
+			recv = c.pass.TypesInfo.Defs[s.Recv.List[0].Names[0]]
+		}
+		return funcKey(fn), s.Type, recv
+	case *ast.FuncLit:
+		return litKey(s), s.Type, nil
+	}
+	return "", nil, nil
+}
+
+// handleOf says what a handle expression is in a function: the index of a
+// parameter, receiverArg for the receiver or one of its fields, or
+// noHandle.
+func handleOf(info *types.Info, ft *ast.FuncType, recv types.Object, x ast.Expr) int {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		obj := info.Uses[x]
+		if obj != nil && obj == recv {
+			return receiverArg
+		}
+		if i := paramIndex(info, ft, obj); i >= 0 {
+			return i
+		}
+	case *ast.SelectorExpr:
+		if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && recv != nil && info.Uses[id] == recv {
+			return receiverArg // q.db: the handle the value holds
+		}
+	}
+	return noHandle
+}
+
+// callRecv is the receiver expression of a method call, or nil.
+func callRecv(info *types.Info, call *ast.CallExpr) ast.Expr {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if s, ok := info.Selections[sel]; !ok || s.Kind() != types.MethodVal {
+		return nil // a package-qualified function
+	}
+	return sel.X
+}
+
 // summarize builds the package's Summary from what collect and flow saw.
 func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
-	s := &Summary{Pkg: c.pass.Pkg.Path(), Enabled: c.settings.cfg.Enabled("DSQL005"), CASEnabled: c.settings.cfg.Enabled("DSQL004")}
-	c.summarizeLocks(s, scripts)
+	cfg := c.settings.cfg
+	s := &Summary{Pkg: c.pass.Pkg.Path(), Enabled: cfg.Enabled("DSQL005"), CASEnabled: cfg.Enabled("DSQL004"), FenceEnabled: cfg.Enabled("DSQL003")}
+	c.summarizeStmts(s, scripts)
 	begins, scopes := c.summarizeBegins(s)
 	c.summarizePasses(s, begins, scopes)
+	c.summarizeClosures(s)
+	c.summarizeImpls(s)
 	c.summarizeCAS(s, scripts)
 	c.summarizeHelpers(s)
 	return s
@@ -142,7 +254,7 @@ func (c *checker) summarizeHelpers(s *Summary) {
 		}
 	}
 	for _, b := range c.begins {
-		if b.helper != "" {
+		if b.helper != "" && !b.retried {
 			s.HelperBegins = append(s.HelperBegins, HelperSite{Helper: b.helper, Pos: b.call.Pos()})
 		}
 	}
@@ -160,71 +272,170 @@ func (c *checker) summarizeHelpers(s *Summary) {
 	}
 }
 
-// declKey returns the function a scope is, when it is a declared one.
-func (c *checker) declKey(scope ast.Node) (string, *ast.FuncDecl) {
-	fd, ok := scope.(*ast.FuncDecl)
-	if !ok {
-		return "", nil
-	}
-	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-	return funcKey(fn), fd
-}
-
-// summarizeLocks records the FOR UPDATE queries run on a parameter or a
-// receiver's field; in sqlc's generated Go, at the lock in the query file.
-func (c *checker) summarizeLocks(s *Summary, scripts map[*Text]*sqlparse.Script) {
+// summarizeStmts records the FOR UPDATE locks run on a parameter or the
+// receiver — in sqlc's generated Go, at the lock in the query file — and
+// the key-picked writes, on whatever handle.
+func (c *checker) summarizeStmts(s *Summary, scripts map[*Text]*sqlparse.Script) {
 	info := c.pass.TypesInfo
+	cfg := c.settings.cfg
 	sqlcLocks := c.sqlcLocks(scripts)
 	for _, q := range c.queries {
-		key, fd := c.declKey(q.scope)
+		key, ft, recv := c.scopeFunc(q.scope)
 		sc := scripts[q.text]
-		if fd == nil || sc == nil || !locksForUpdate(sc) {
+		if key == "" || sc == nil {
 			continue
 		}
-		i := paramIndex(info, fd, receiverObj(info, q.call))
-		if i < 0 {
-			if !onReceiverField(info, fd, q.call) {
+		handle := noHandle
+		if x := callRecv(info, q.call); x != nil {
+			handle = handleOf(info, ft, recv, x)
+		}
+		for _, st := range sc.Stmts {
+			if handle != noHandle && locksForUpdate(st) {
+				ps := ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Lock: true}
+				for _, l := range st.Locks {
+					if table, keys, ok := rules.LockKeys(l); ok {
+						ps.Table, ps.Keys = table, keys
+					}
+				}
+				if c.generated[c.fileOf(ps.Pos)] {
+					sp, ok := sqlcLocks[sqlcName(sc.Text)]
+					if !ok {
+						continue
+					}
+					ps.Pos, ps.End = sp[0], sp[1]
+				}
+				ps.Quiet = c.suppressedAt("DSQL005", ps.Pos, nil)
+				ps.Compared = c.resultCompared(q.scope, q.call)
+				s.Stmts = append(s.Stmts, ps)
 				continue
 			}
-			i = receiverArg // q.db.QueryRowContext: the handle the value holds
-		}
-		pos, end := q.call.Pos(), q.call.End()
-		if c.generated[c.fileOf(pos)] {
-			sp, ok := sqlcLocks[sqlcName(sc.Text)]
+			table, keys, ok := rules.WriteKeys(st)
 			if !ok {
 				continue
 			}
-			pos, end = sp[0], sp[1]
-		}
-		if !c.suppressedAt("DSQL005", pos, nil) {
-			s.Locks = append(s.Locks, ParamLock{Func: key, Param: i, Pos: pos, End: end})
+			ps := ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Table: table, Keys: keys}
+			ps.CAS = rules.IsCASWrite(cfg, st)
+			ps.Write = !ps.CAS
+			ps.Text = c.textSpan(q.text)
+			s.Stmts = append(s.Stmts, ps)
 		}
 	}
 }
 
-// summarizeBegins records the unretried Begins, those a function returns,
-// and the transactions a helper of the module may have begun for the
-// caller. It returns each transaction variable's Begin and the functions
-// that hold one.
+// textSpan is the source a text's findings are reported in: the text's
+// own expression, or the declaration of the constant it names.
+func (c *checker) textSpan(t *Text) [2]token.Pos {
+	if t.Ref && t.Const != nil {
+		if def, ok := c.defs[t.Const]; ok {
+			return [2]token.Pos{def.Pos(), def.End()}
+		}
+		return [2]token.Pos{t.Const.Pos(), t.Const.Pos()}
+	}
+	if t.Node != nil {
+		return [2]token.Pos{t.Node.Pos(), t.Node.End()}
+	}
+	return [2]token.Pos{t.Pos(0, false), t.Pos(len(t.SQL), true)}
+}
+
+// resultCompared reports whether the function compares what call yields:
+// a variable it scans into (&x) or assigns from it, compared with ==, !=,
+// <, >, or switched on.
+func (c *checker) resultCompared(scope ast.Node, call *ast.CallExpr) bool {
+	info := c.pass.TypesInfo
+	var body *ast.BlockStmt
+	switch s := scope.(type) {
+	case *ast.FuncDecl:
+		body = s.Body
+	case *ast.FuncLit:
+		body = s.Body
+	}
+	if body == nil {
+		return false
+	}
+	vals := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		st, ok := n.(ast.Stmt)
+		if !ok || n.Pos() > call.Pos() || n.End() < call.End() {
+			return true
+		}
+		if _, block := n.(*ast.BlockStmt); block {
+			return true
+		}
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			for _, l := range st.Lhs {
+				if id, ok := l.(*ast.Ident); ok && info.ObjectOf(id) != nil {
+					vals[info.ObjectOf(id)] = true
+				}
+			}
+		}
+		ast.Inspect(st, func(n ast.Node) bool {
+			if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND {
+				if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && info.Uses[id] != nil {
+					vals[info.Uses[id]] = true
+				}
+			}
+			return true
+		})
+		return false
+	})
+	mentions := func(e ast.Expr) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && vals[info.Uses[id]] {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	compared := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			switch n.Op {
+			case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ:
+				if n.Pos() > call.End() && (mentions(n.X) || mentions(n.Y)) {
+					compared = true
+				}
+			}
+		case *ast.SwitchStmt:
+			if n.Tag != nil && n.Pos() > call.End() && mentions(n.Tag) {
+				compared = true
+			}
+		}
+		return !compared
+	})
+	return compared
+}
+
+// summarizeBegins records the Begins, those a function returns, and the
+// transactions a helper of the module may have begun for the caller. It
+// returns each transaction variable's Begin and the functions that hold
+// one.
 func (c *checker) summarizeBegins(s *Summary) (map[types.Object]int, map[ast.Node]bool) {
 	info := c.pass.TypesInfo
 	begins := map[types.Object]int{}
 	scopes := map[ast.Node]bool{}
 	for _, b := range c.begins {
-		key, fd := c.declKey(b.scope)
-		if fd == nil {
+		key, _, _ := c.scopeFunc(b.scope)
+		if key == "" {
 			continue
 		}
 		begins[b.tx] = len(s.Begins)
 		scopes[b.scope] = true
-		s.Begins = append(s.Begins, Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx})
+		s.Begins = append(s.Begins, Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx, Retried: b.retried, Helper: b.helper})
+		fd, ok := b.scope.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if _, ok := n.(*ast.FuncLit); ok {
 				return false // a closure's return is not the function's
 			}
 			if r, ok := n.(*ast.ReturnStmt); ok {
 				for k, res := range r.Results {
-					if id, ok := ast.Unparen(res).(*ast.Ident); ok && info.Uses[id] == b.tx {
+					if carries(info, res, b.tx) {
 						s.Returns = append(s.Returns, Return{Func: key, Result: k, PGX: b.pgx})
 					}
 				}
@@ -233,73 +444,254 @@ func (c *checker) summarizeBegins(s *Summary) (map[types.Object]int, map[ast.Nod
 		})
 	}
 	for _, ca := range c.callAssigns {
-		key, fd := c.declKey(ca.scope)
+		key, _, _ := c.scopeFunc(ca.scope)
 		fn, _, ok := calleeOf(info, ca.call)
-		if fd == nil || !ok {
+		if key == "" || !ok {
 			continue
 		}
 		for k, lhs := range ca.lhs {
-			if obj := info.ObjectOf(lhs); obj != nil && isTxType(obj.Type()) {
+			if obj := info.ObjectOf(lhs); obj != nil && mayHoldTx(obj.Type()) {
 				begins[obj] = len(s.Begins)
 				scopes[ca.scope] = true
-				s.Begins = append(s.Begins, Begin{Func: key, Pos: ca.call.Pos(), Via: funcKey(fn), Result: k})
+				s.Begins = append(s.Begins, Begin{Func: key, Pos: ca.call.Pos(), Via: funcKey(fn), Result: k, Helper: ca.helper})
 			}
 		}
 	}
 	return begins, scopes
 }
 
-// summarizePasses records the calls that hand a parameter, a begun
-// transaction or a value made from one to another function, and the
-// functions called inside a retry.
-func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scopes map[ast.Node]bool) {
-	info := c.pass.TypesInfo
-	bound := c.boundToBegins(begins, scopes)
-	pass := func(from string, fd *ast.FuncDecl, callee string, call *ast.CallExpr) {
-		for j, arg := range call.Args {
-			id, ok := ast.Unparen(arg).(*ast.Ident)
-			if !ok {
-				continue
+// carries reports whether a returned expression is the transaction tx or
+// a value made from it: newDB(h, tx), &repo{tx: tx}.
+func carries(info *types.Info, e ast.Expr, tx types.Object) bool {
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.Uses[id] == tx
+	}
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return is(e)
+	case *ast.UnaryExpr:
+		return e.Op == token.AND && carries(info, e.X, tx)
+	case *ast.CallExpr:
+		return slices.ContainsFunc(e.Args, is)
+	case *ast.CompositeLit:
+		for _, elt := range e.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				elt = kv.Value
 			}
-			obj := info.Uses[id]
-			if b, ok := begins[obj]; ok {
-				s.Passes = append(s.Passes, Pass{From: from, Param: -1, Begin: b, Callee: callee, Arg: j, Pos: call.Pos()})
-			} else if i := paramIndex(info, fd, obj); i >= 0 {
-				s.Passes = append(s.Passes, Pass{From: from, Param: i, Begin: -1, Callee: callee, Arg: j, Pos: call.Pos()})
+			if is(elt) {
+				return true
 			}
 		}
 	}
-	for _, oc := range c.outCalls {
-		if oc.closure || c.anyMentionsRetry(oc.loops) {
-			s.Retried = append(s.Retried, oc.callee)
+	return false
+}
+
+// mayHoldTx reports a result type that can be a transaction or a value
+// wrapping one: not a number, string, bool or error.
+func mayHoldTx(t types.Type) bool {
+	if _, basic := t.Underlying().(*types.Basic); basic {
+		return false
+	}
+	if _, fn := t.Underlying().(*types.Signature); fn {
+		return false
+	}
+	return !types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// summarizePasses records the calls that hand a parameter, the receiver,
+// a begun transaction or a value made from one to another function, the
+// calls of function-typed parameters, and the functions called inside a
+// retry.
+func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scopes map[ast.Node]bool) {
+	info := c.pass.TypesInfo
+	bound := c.boundToBegins(begins, scopes)
+	pass := func(scope ast.Node, callee string, call *ast.CallExpr) {
+		from, ft, recv := c.scopeFunc(scope)
+		if from == "" {
+			return
 		}
-		key, fd := c.declKey(oc.scope)
-		if fd == nil {
-			continue
+		compared := -1 // computed once, when needed
+		add := func(p Pass) {
+			if compared < 0 {
+				compared = 0
+				if c.resultCompared(scope, call) {
+					compared = 1
+				}
+			}
+			p.From, p.Callee, p.Pos, p.Compared = from, callee, call.Pos(), compared == 1
+			s.Passes = append(s.Passes, p)
 		}
-		// A method called on a value made from a transaction runs on it:
-		// qtx := q.WithTx(tx); qtx.LockShard(ctx, id).
-		if sel, ok := oc.call.Fun.(*ast.SelectorExpr); ok {
-			if b, ok := bound[boundKey(info, sel.X)]; ok {
-				s.Passes = append(s.Passes, Pass{From: key, Param: -1, Begin: b, Callee: oc.callee, Arg: receiverArg, Pos: oc.call.Pos()})
+		handle := func(x ast.Expr, arg int) {
+			// A value made from a begun transaction first: WithTx(tx)
+			// returns no transaction of its own.
+			if b, ok := bound[boundKey(info, x)]; ok {
+				add(Pass{Param: -1, Begin: b, Arg: arg})
+				return
+			}
+			if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+				if b, ok := begins[info.Uses[id]]; ok {
+					add(Pass{Param: -1, Begin: b, Arg: arg})
+					return
+				}
+			}
+			if h := handleOf(info, ft, recv, x); h != noHandle {
+				add(Pass{Param: h, Begin: -1, Arg: arg})
+			} else if arg == receiverArg {
+				add(Pass{Param: noHandle, Begin: -1, Arg: arg})
 			}
 		}
-		pass(key, fd, oc.callee, oc.call)
+		// A method runs on its receiver: tx.WriteLockShards(ctx, f),
+		// qtx := q.WithTx(tx); qtx.LockShard(ctx, id).
+		if x := callRecv(info, call); x != nil {
+			handle(x, receiverArg)
+		}
+		for j, arg := range call.Args {
+			if _, ok := ast.Unparen(arg).(*ast.Ident); ok {
+				handle(arg, j)
+			}
+		}
+	}
+	retried := func(callee string, closure bool, loops []ast.Node, helper string) {
+		switch {
+		case closure || c.anyMentionsRetry(loops):
+			s.Retried = append(s.Retried, callee)
+		case helper == "": // (else the module stage judges the helper)
+			s.Unretried = append(s.Unretried, callee)
+		}
+	}
+	for _, oc := range c.outCalls {
+		retried(oc.callee, oc.closure, oc.loops, oc.helper)
+		pass(oc.scope, oc.callee, oc.call)
 	}
 	// The package's own functions: a transaction reaches a lock in another
 	// package through a local helper too.
 	for scope, calls := range c.calls {
-		key, fd := c.declKey(scope)
 		for _, lc := range calls {
 			fn, ok := info.Defs[lc.fn.Name].(*types.Func)
 			if !ok {
 				continue
 			}
-			if lc.retryClosure || c.anyMentionsRetry(lc.loops) {
-				s.Retried = append(s.Retried, funcKey(fn))
+			retried(funcKey(fn), lc.retryClosure, lc.loops, lc.helper)
+			pass(scope, funcKey(fn), lc.call)
+		}
+	}
+	// f(tx), with f a function-typed parameter: the closures callers pass.
+	for _, vc := range c.varCalls {
+		key, ft, _ := c.scopeFunc(vc.scope)
+		if i := paramIndex(info, ft, vc.v); i >= 0 {
+			pass(vc.scope, paramKey(key, i), vc.call)
+		}
+	}
+}
+
+// funcArg is a call of a module function whose arguments may be
+// functions, and whether it runs in a retry (as outCall's fields).
+type funcArg struct {
+	scope   ast.Node
+	call    *ast.CallExpr
+	callee  string
+	closure bool
+	loops   []ast.Node
+	helper  string
+}
+
+// varCall is a call of a function-typed variable v.
+type varCall struct {
+	scope ast.Node
+	call  *ast.CallExpr
+	v     *types.Var
+}
+
+// noteFuncArgs records a call that passes a function literal, a function
+// or method value, or a function-typed parameter.
+func (c *checker) noteFuncArgs(call *ast.CallExpr, callee string, scope ast.Node, stack []ast.Node) {
+	for _, a := range call.Args {
+		if _, ok := c.pass.TypesInfo.TypeOf(a).(*types.Signature); ok {
+			closure, loops := c.retryContext(stack)
+			c.funcArgs = append(c.funcArgs, funcArg{scope, call, callee, closure, loops, c.closureHelperOf(scope, stack)})
+			return
+		}
+	}
+}
+
+// summarizeClosures records the functions passed to module functions.
+func (c *checker) summarizeClosures(s *Summary) {
+	info := c.pass.TypesInfo
+	for _, fa := range c.funcArgs {
+		for j, a := range fa.call.Args {
+			fn := ""
+			switch a := ast.Unparen(a).(type) {
+			case *ast.FuncLit:
+				fn = litKey(a)
+			case *ast.Ident, *ast.SelectorExpr:
+				switch obj := info.Uses[ident(a)].(type) {
+				case *types.Func:
+					fn = funcKey(obj) // run, s.run
+				case *types.Var:
+					if key, ft, _ := c.scopeFunc(fa.scope); key != "" {
+						if i := paramIndex(info, ft, obj); i >= 0 {
+							fn = paramKey(key, i) // handed on
+						}
+					}
+				}
 			}
-			if fd != nil {
-				pass(key, fd, funcKey(fn), lc.call)
+			if fn != "" {
+				s.Closures = append(s.Closures, Closure{Callee: fa.callee, Arg: j, Fn: fn, Retried: fa.closure || c.anyMentionsRetry(fa.loops), Helper: fa.helper})
+			}
+		}
+	}
+}
+
+// summarizeImpls maps the methods of the module's interfaces — declared
+// in this package or a module package it imports — to the methods of the
+// package's types that implement them: a plugin registered in init is
+// called through them.
+func (c *checker) summarizeImpls(s *Summary) {
+	var ifaces []*types.Interface
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package)
+	visit = func(p *types.Package) {
+		if seen[p] || (p != c.pass.Pkg && !c.inModulePkg(p)) {
+			return
+		}
+		seen[p] = true
+		scope := p.Scope()
+		for _, name := range scope.Names() {
+			if tn, ok := scope.Lookup(name).(*types.TypeName); ok {
+				if it, ok := tn.Type().Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+					ifaces = append(ifaces, it)
+				}
+			}
+		}
+		for _, imp := range p.Imports() {
+			visit(imp)
+		}
+	}
+	visit(c.pass.Pkg)
+	if len(ifaces) == 0 {
+		return
+	}
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || types.IsInterface(tn.Type()) {
+			continue
+		}
+		ptr := types.NewPointer(tn.Type())
+		if types.NewMethodSet(ptr).Len() == 0 {
+			continue
+		}
+		for _, it := range ifaces {
+			if !types.Implements(ptr, it) {
+				continue
+			}
+			for i := range it.NumMethods() {
+				m := it.Method(i)
+				obj, _, _ := types.LookupFieldOrMethod(ptr, true, m.Pkg(), m.Name())
+				if impl, ok := obj.(*types.Func); ok && impl.Pkg() == c.pass.Pkg {
+					s.Impls = append(s.Impls, Impl{Iface: funcKey(m), Method: funcKey(impl)})
+				}
 			}
 		}
 	}
@@ -310,9 +702,9 @@ func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scope
 func (c *checker) summarizeCAS(s *Summary, scripts map[*Text]*sqlparse.Script) {
 	info := c.pass.TypesInfo
 	for _, q := range c.queries {
-		key, fd := c.declKey(q.scope)
+		key, _, _ := c.scopeFunc(q.scope)
 		ret, ok := q.parent.(*ast.ReturnStmt)
-		if fd == nil || !ok || len(ret.Results) == 0 || ret.Results[0] != q.call || !execMethods[q.key] || scripts[q.text] == nil {
+		if key == "" || !ok || len(ret.Results) == 0 || ret.Results[0] != q.call || !execMethods[q.key] || scripts[q.text] == nil {
 			continue
 		}
 		for _, st := range scripts[q.text].Stmts {
@@ -332,24 +724,22 @@ func (c *checker) summarizeCAS(s *Summary, scripts map[*Text]*sqlparse.Script) {
 	}
 }
 
-func locksForUpdate(s *sqlparse.Script) bool {
-	for _, st := range s.Stmts {
-		for _, l := range st.Locks {
-			if l.Strength == sqlparse.ForUpdate {
-				return true
-			}
+func locksForUpdate(st *sqlparse.Statement) bool {
+	for _, l := range st.Locks {
+		if l.Strength == sqlparse.ForUpdate {
+			return true
 		}
 	}
 	return false
 }
 
-// paramIndex returns the index of obj among fd's parameters, or -1.
-func paramIndex(info *types.Info, fd *ast.FuncDecl, obj types.Object) int {
-	if obj == nil {
+// paramIndex returns the index of obj among ft's parameters, or -1.
+func paramIndex(info *types.Info, ft *ast.FuncType, obj types.Object) int {
+	if obj == nil || ft == nil {
 		return -1
 	}
 	i := 0
-	for _, field := range fd.Type.Params.List {
+	for _, field := range ft.Params.List {
 		for _, name := range field.Names {
 			if info.Defs[name] == obj {
 				return i
@@ -378,12 +768,24 @@ type outCall struct {
 // inModule reports whether fn belongs to another package of the module
 // being analysed (the module stage only joins the module's packages).
 func (c *checker) inModule(fn *types.Func) bool {
+	return fn.Pkg() != c.pass.Pkg && c.inModulePkg(fn.Pkg())
+}
+
+// inModulePkg reports whether p is a package of the module being
+// analysed.
+func (c *checker) inModulePkg(p *types.Package) bool {
 	m := c.pass.Module
-	if m == nil || m.Path == "" || fn.Pkg() == c.pass.Pkg {
+	if m == nil || m.Path == "" || p == nil {
 		return false
 	}
-	p := fn.Pkg().Path()
-	return p == m.Path || strings.HasPrefix(p, m.Path+"/")
+	return p.Path() == m.Path || strings.HasPrefix(p.Path(), m.Path+"/")
+}
+
+// ownInterfaceMethod reports a method of an interface pkg declares: the
+// module stage resolves its calls to the module's implementations.
+func ownInterfaceMethod(fn *types.Func, pkg *types.Package) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && fn.Pkg() == pkg && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
 }
 
 // sqlcLocks maps each sqlc query of the package's query files that locks
@@ -420,25 +822,6 @@ func sqlcName(text string) string {
 		return f[0]
 	}
 	return ""
-}
-
-// onReceiverField reports a query call made on a field of fd's receiver
-// (q.db.QueryRowContext in sqlc's generated methods, r.tx.Exec in a
-// repository type).
-func onReceiverField(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) bool {
-	if fd.Recv == nil || len(fd.Recv.List) == 0 || len(fd.Recv.List[0].Names) == 0 {
-		return false
-	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	field, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	id, ok := ast.Unparen(field.X).(*ast.Ident)
-	return ok && info.Uses[id] != nil && info.Uses[id] == info.Defs[fd.Recv.List[0].Names[0]]
 }
 
 // boundToBegins finds, in the functions that begin transactions, the
@@ -511,13 +894,14 @@ func boundKey(info *types.Info, x ast.Expr) any {
 // callAssign is `a, b := f(...)` with f a function of another package of
 // the module: its results may be a transaction f begins.
 type callAssign struct {
-	scope ast.Node
-	call  *ast.CallExpr
-	lhs   []*ast.Ident
+	scope  ast.Node
+	call   *ast.CallExpr
+	lhs    []*ast.Ident
+	helper string // as beginCall.helper
 }
 
 // noteCallAssign records an assignment of a module call's results.
-func (c *checker) noteCallAssign(a *ast.AssignStmt, scope ast.Node) {
+func (c *checker) noteCallAssign(a *ast.AssignStmt, scope ast.Node, stack []ast.Node) {
 	if len(a.Rhs) != 1 || scope == nil {
 		return
 	}
@@ -525,10 +909,10 @@ func (c *checker) noteCallAssign(a *ast.AssignStmt, scope ast.Node) {
 	if !ok {
 		return
 	}
-	if fn, _, ok := calleeOf(c.pass.TypesInfo, call); !ok || !c.inModule(fn) {
+	if fn, _, ok := calleeOf(c.pass.TypesInfo, call); !ok || !(c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
 		return
 	}
-	ca := callAssign{scope: scope, call: call}
+	ca := callAssign{scope: scope, call: call, helper: c.closureHelperOf(scope, stack)}
 	for _, l := range a.Lhs {
 		id, _ := l.(*ast.Ident)
 		if id == nil {

@@ -172,3 +172,15 @@ func LockKeys(l *sqlparse.Lock) (table string, keys []string, ok bool) {
 	keys = keyColumns(l.Select.Where)
 	return l.Select.Tables[0].Name, keys, len(keys) > 0
 }
+
+// WriteKeys describes an UPDATE or DELETE for the module stage's
+// bookkeeping of "locked earlier in the same transaction": the table and
+// the key columns its WHERE pins. ok is false for other statements.
+func WriteKeys(st *sqlparse.Statement) (table string, keys []string, ok bool) {
+	w := st.Write
+	if w == nil || w.Kind == sqlparse.KindInsert || w.Table.Unknown() {
+		return "", nil, false
+	}
+	keys = keyColumns(w.Where)
+	return w.Table.Name, keys, len(keys) > 0
+}

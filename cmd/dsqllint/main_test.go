@@ -85,7 +85,7 @@ func TestBundledExample(t *testing.T) {
 		// The module stage: a lock in one package, the Begin in another.
 		"examples/shardstore/tx.go:42:9: DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at leasing.go:19",
 		"examples/shardstore/leasing/leasing.go:19:13: \tthe transaction begins here, outside any 40001 retry",
-		"examples/shardstore/leasing/leasing.go:24:16: \tand is passed to github.com/dsqllint/dsqllint/examples/shardstore.LockLease",
+		"examples/shardstore/leasing/leasing.go:24:16: \tand is passed to shardstore.LockLease",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -209,19 +209,18 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 			}
 		}
 	}
-	// The module stage: what no single package shows, and what another
-	// package's retry helper shows a package's own DSQL005 got wrong.
-	if retried := analyzer.RetriedBegins(sums); len(retried) > 0 {
+	// The module stage: what no single package shows, and the package
+	// findings it shows wrong.
+	if res.fset != nil {
+		m := analyzer.JoinModule(res.fset, sums)
 		kept := res.diags[:0]
 		for _, d := range res.diags {
-			if d.Category != "DSQL005" || len(d.Related) == 0 || !retried[d.Related[0].Pos] {
+			if !m.Overrules(d.Diagnostic) {
 				kept = append(kept, d)
 			}
 		}
 		res.diags = kept
-	}
-	if res.fset != nil {
-		for _, f := range analyzer.ModuleFindings(res.fset, sums) {
+		for _, f := range m.Findings() {
 			res.diags = append(res.diags, diag{pkg: pkgID[f.Pkg], Diagnostic: f.Diagnostic})
 		}
 	}

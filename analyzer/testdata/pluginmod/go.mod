@@ -1,0 +1,3 @@
+module example.com/pluginmod
+
+go 1.22
