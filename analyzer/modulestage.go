@@ -38,9 +38,9 @@ const maxPassDepth = 8
 type Module struct {
 	fset     *token.FileSet
 	sums     []*Summary
-	stmts    map[string][]stmtOf // by function
-	passes   map[string][]Pass   // by caller
-	impls    map[string][]string // interface method → implementations
+	stmts    map[string][]stmtOf  // by function
+	passes   map[string][]Pass    // by caller
+	impls    map[string][]string  // interface method → implementations
 	closures map[string][]Closure // by paramKey(callee, arg)
 	returns  map[result][]Return
 	retried  map[string]bool
