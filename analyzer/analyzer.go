@@ -187,6 +187,12 @@ type checker struct {
 	// defs maps local variables defined once to their initial value, to
 	// follow q := "..."; tx.Exec(q).
 	defs map[types.Object]ast.Expr
+	// appends are the constants added to such a variable afterwards
+	// (`if forUpdate { q += " FOR UPDATE" }`): its text is read with all
+	// of them, the fullest of its variants.
+	appends map[types.Object][]ast.Expr
+	// constReturns caches the constant strings a function returns.
+	constReturns map[*types.Func][]string
 	// queries, begins and flow findings feed the Go-flow rules.
 	queries []*queryCall
 	begins  []*beginCall
@@ -202,6 +208,7 @@ type checker struct {
 	callAssigns []callAssign
 	funcArgs    []funcArg
 	varCalls    []varCall
+	paramOwners map[types.Object]string // function-typed parameters' paramKeys
 	summary     *Summary
 	// files caches Go source for building fixes.
 	files map[string][]byte

@@ -28,6 +28,7 @@ func (c *checker) collect() []*Text {
 	c.calls = map[ast.Node][]localCall{}
 	c.uses = map[types.Object][]*Text{}
 	c.defs = map[types.Object]ast.Expr{}
+	c.appends = map[types.Object][]ast.Expr{}
 	c.loops = map[ast.Node]bool{}
 	c.helpers = map[*ast.FuncDecl]bool{}
 	c.nonSQL = map[types.Object]bool{}
@@ -282,6 +283,10 @@ func (c *checker) textOf(e ast.Expr) *Text {
 			b.opaque(*v, e)
 			return
 		}
+		if v, ok := c.constResult(e); ok {
+			b.opaque(v, e) // d.ForUpdate(): the clause a dialect returns
+			return
+		}
 		b.opaque("%s", e) // a hole: normalised like a printf verb
 	}
 	add(e)
@@ -303,4 +308,90 @@ func (c *checker) constString(e ast.Expr) *string {
 	}
 	s := constant.StringVal(tv.Value)
 	return &s
+}
+
+// constResult returns what a call of the package's own function, or of
+// an interface method the package's types implement, returns when every
+// return of it is a constant string: the longest of them, the fullest
+// variant (" FOR UPDATE" over the "" of a dialect that locks nothing).
+func (c *checker) constResult(e ast.Expr) (string, bool) {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return "", false
+	}
+	fn, _, ok := calleeOf(c.pass.TypesInfo, call)
+	if !ok {
+		return "", false
+	}
+	if c.constReturns == nil {
+		c.constReturns = map[*types.Func][]string{}
+	}
+	vals, seen := c.constReturns[fn]
+	if !seen {
+		vals = c.returnedConsts(fn)
+		c.constReturns[fn] = vals
+	}
+	if len(vals) == 0 {
+		return "", false
+	}
+	best := vals[0]
+	for _, v := range vals[1:] {
+		if len(v) > len(best) {
+			best = v
+		}
+	}
+	return best, true
+}
+
+// returnedConsts lists the constant strings fn returns — for an
+// interface method, the package's implementations do — or nil when some
+// return is not a constant.
+func (c *checker) returnedConsts(fn *types.Func) []string {
+	var decls []*ast.FuncDecl
+	if fd := c.funcs[fn]; fd != nil {
+		decls = append(decls, fd)
+	} else if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		it, ok := sig.Recv().Type().Underlying().(*types.Interface)
+		if !ok {
+			return nil
+		}
+		scope := c.pass.Pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || types.IsInterface(tn.Type()) {
+				continue
+			}
+			ptr := types.NewPointer(tn.Type())
+			if !types.Implements(ptr, it) {
+				continue
+			}
+			obj, _, _ := types.LookupFieldOrMethod(ptr, true, fn.Pkg(), fn.Name())
+			if m, ok := obj.(*types.Func); ok && c.funcs[m] != nil {
+				decls = append(decls, c.funcs[m])
+			}
+		}
+	}
+	var out []string
+	for _, fd := range decls {
+		ok := true
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				if len(n.Results) != 1 {
+					ok = false
+				} else if v := c.constString(n.Results[0]); v != nil {
+					out = append(out, *v)
+				} else {
+					ok = false
+				}
+			}
+			return ok
+		})
+		if !ok {
+			return nil
+		}
+	}
+	return out
 }

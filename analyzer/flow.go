@@ -314,7 +314,12 @@ func (c *checker) observeAssign(a *ast.AssignStmt) {
 			}
 		}
 		if obj := c.pass.TypesInfo.Uses[id]; obj != nil {
+			if _, ok := c.defs[obj]; ok && a.Tok == token.ADD_ASSIGN && len(a.Rhs) == 1 && c.constString(a.Rhs[0]) != nil {
+				c.appends[obj] = append(c.appends[obj], a.Rhs[0])
+				continue
+			}
 			delete(c.defs, obj)
+			delete(c.appends, obj)
 		}
 	}
 }
@@ -333,9 +338,36 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 				b.opaque(*v, arg)
 				sql = b.text()
 			}
+		} else if ok && c.isStringExpr(a) {
+			// A function that rewrites a constant query (Temporal's
+			// SwitchTaskQueuesTable(lockTaskQueueQry, v)) runs that query.
+			for _, x := range a.Args {
+				if v := c.constString(x); v != nil && sqlparse.LooksLikeSQL(*v) {
+					var b textBuilder
+					b.opaque(*v, arg)
+					sql = b.text()
+					break
+				}
+			}
 		}
 	case *ast.Ident:
-		if def, ok := c.defs[c.pass.TypesInfo.Uses[a]]; ok {
+		obj := c.pass.TypesInfo.Uses[a]
+		if def, ok := c.defs[obj]; ok && len(c.appends[obj]) > 0 {
+			s := ""
+			if t := c.textOf(def); t != nil {
+				s = t.SQL
+			} else if v := c.constString(def); v != nil {
+				s = *v
+			}
+			if s != "" {
+				for _, e := range c.appends[obj] {
+					s += *c.constString(e)
+				}
+				var b textBuilder
+				b.opaque(s, arg)
+				sql = b.text()
+			}
+		} else if def, ok := c.defs[obj]; ok {
 			if t := c.textOf(def); t != nil {
 				var b textBuilder
 				b.opaque(t.SQL, arg)

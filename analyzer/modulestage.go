@@ -152,6 +152,8 @@ type reached struct {
 	// retried one passed by a call that runs in a retry: then that call
 	// judges the retry, not the function that begins.
 	closure, retried bool
+	// impl marks a path through an interface method's implementation.
+	impl bool
 }
 
 // reach calls visit for every statement run on argument arg of fn; at
@@ -178,7 +180,7 @@ func (m *Module) reach(fn string, arg int, at reached, seen map[string]bool, vis
 	}
 	for _, impl := range m.impls[fn] {
 		next := at
-		next.novel = true
+		next.novel, next.impl = true, true
 		m.reach(impl, arg, next, seen, visit)
 	}
 	for _, cl := range m.closures[fn] {
@@ -191,7 +193,8 @@ func (m *Module) reach(fn string, arg int, at reached, seen map[string]bool, vis
 
 // judge follows every transaction of the module.
 func (m *Module) judge() {
-	reported := map[token.Pos]bool{}
+	// Each lock is reported once, naming the best transaction reaching it.
+	locks := map[token.Pos]lockFinding{}
 	type spanUse struct{ runs, fenced int }
 	writes := map[[2]token.Pos]*spanUse{}
 	use := func(sp [2]token.Pos) *spanUse {
@@ -242,9 +245,10 @@ func (m *Module) judge() {
 			for _, r := range got {
 				retried := b.Retried || m.helpers[b.Helper] || r.retried || (!r.closure && m.retried[b.Func])
 				switch {
-				case r.Lock && !retried && !r.Quiet && r.sum.Enabled && !reported[r.Pos] && (r.sum != s || r.novel):
-					reported[r.Pos] = true
-					m.findings = append(m.findings, ModuleFinding{Pkg: r.sum.Pkg, Diagnostic: lockDiagnostic(m.fset, b, r.ParamStmt, r.path)})
+				case r.Lock && !retried && !r.Quiet && r.sum.Enabled && (r.sum != s || r.novel):
+					if best, ok := locks[r.Pos]; !ok || better(s, r, best) {
+						locks[r.Pos] = lockFinding{s, b, r}
+					}
 				case r.Write:
 					u := use(r.Text)
 					u.runs++
@@ -255,6 +259,9 @@ func (m *Module) judge() {
 			}
 		}
 	}
+	for _, f := range locks {
+		m.findings = append(m.findings, ModuleFinding{Pkg: f.r.sum.Pkg, Diagnostic: lockDiagnostic(m.fset, f.b, f.r.ParamStmt, f.r.path)})
+	}
 	for sp, u := range writes {
 		if u.runs > 0 && u.fenced == u.runs {
 			m.fenced = append(m.fenced, sp)
@@ -262,20 +269,44 @@ func (m *Module) judge() {
 	}
 }
 
-// returned reports whether result k of fn, or of every implementation
-// of the interface method fn, is a transaction it begins.
-func (m *Module) returned(fn string, k int) (pgx, ok bool) {
-	if rs := m.returns[result{fn, k}]; len(rs) > 0 {
-		return rs[0].PGX, true
+// lockFinding is a lock, and the Begin (of summary s) that reaches it.
+type lockFinding struct {
+	s *Summary
+	b Begin
+	r reached
+}
+
+// better prefers, as the transaction a lock finding names, one the
+// program begins over one a test helper package does, then the shorter
+// path.
+func better(s *Summary, r reached, than lockFinding) bool {
+	if t, tt := testSupport(s.Pkg), testSupport(than.s.Pkg); t != tt {
+		return !t
 	}
-	for _, impl := range m.impls[fn] {
-		rs := m.returns[result{impl, k}]
-		if len(rs) == 0 {
-			return false, false
+	return len(r.path) < len(than.r.path)
+}
+
+// testSupport reports a package that exists to test others.
+func testSupport(path string) bool {
+	for _, seg := range strings.Split(path, "/") {
+		if strings.HasPrefix(seg, "test") || strings.HasSuffix(seg, "test") || strings.HasSuffix(seg, "tests") {
+			return true
 		}
-		pgx, ok = rs[0].PGX, true
 	}
-	return pgx, ok
+	return false
+}
+
+// returned reports whether result k of fn, or of an implementation of
+// the interface method fn, is a transaction it begins (mocks and
+// decorators implement the interface too: one plugin that begins is
+// enough), and whether that is pgx's.
+func (m *Module) returned(fn string, k int) (pgx, ok bool) {
+	for _, f := range append([]string{fn}, m.impls[fn]...) {
+		if rs := m.returns[result{f, k}]; len(rs) > 0 {
+			return rs[0].PGX, true
+		}
+	}
+	return false, false
 }
 
 // fencedBefore reports whether, in the transaction that runs the write w,
@@ -283,6 +314,9 @@ func (m *Module) returned(fn string, k int) (pgx, ok bool) {
 // compare-and-swap write, runs first.
 func fencedBefore(w reached, all []reached) bool {
 	for _, l := range all {
+		if (l.impl || w.impl) && l.sum != w.sum {
+			continue // one transaction runs one plugin's methods
+		}
 		switch {
 		case l.CAS:
 		case l.Lock && l.Table == w.Table && covers(l.Keys, w.Keys):

@@ -576,13 +576,48 @@ func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scope
 			pass(scope, funcKey(fn), lc.call)
 		}
 	}
-	// f(tx), with f a function-typed parameter: the closures callers pass.
+	// f(tx), with f a function-typed parameter of the function or of one
+	// around the closure that calls it: the functions callers pass.
 	for _, vc := range c.varCalls {
-		key, ft, _ := c.scopeFunc(vc.scope)
-		if i := paramIndex(info, ft, vc.v); i >= 0 {
-			pass(vc.scope, paramKey(key, i), vc.call)
+		if key, ok := c.paramFunc(vc.v); ok {
+			pass(vc.scope, key, vc.call)
 		}
 	}
+}
+
+// paramFunc returns the paramKey of a function-typed parameter.
+func (c *checker) paramFunc(v types.Object) (string, bool) {
+	if c.paramOwners == nil {
+		c.paramOwners = map[types.Object]string{}
+		for _, f := range c.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n.(type) {
+				case *ast.FuncDecl, *ast.FuncLit:
+					key, ft, _ := c.scopeFunc(n)
+					if key == "" || ft.Params == nil {
+						return true
+					}
+					i := 0
+					for _, field := range ft.Params.List {
+						for _, name := range field.Names {
+							if obj := c.pass.TypesInfo.Defs[name]; obj != nil {
+								if _, ok := obj.Type().Underlying().(*types.Signature); ok {
+									c.paramOwners[obj] = paramKey(key, i)
+								}
+							}
+							i++
+						}
+						if len(field.Names) == 0 {
+							i++
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	key, ok := c.paramOwners[v]
+	return key, ok
 }
 
 // funcArg is a call of a module function whose arguments may be
@@ -629,11 +664,7 @@ func (c *checker) summarizeClosures(s *Summary) {
 				case *types.Func:
 					fn = funcKey(obj) // run, s.run
 				case *types.Var:
-					if key, ft, _ := c.scopeFunc(fa.scope); key != "" {
-						if i := paramIndex(info, ft, obj); i >= 0 {
-							fn = paramKey(key, i) // handed on
-						}
-					}
+					fn, _ = c.paramFunc(obj) // handed on
 				}
 			}
 			if fn != "" {

@@ -160,3 +160,23 @@ func decoratedOnce(ctx context.Context, db *sql.DB) error {
 	}
 	return tx.Commit()
 }
+
+// Claim locks through a dialect method and an optional clause, and nothing
+// retries it.
+func Claim(ctx context.Context, db *sql.DB, id int) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := store.LockJob(ctx, tx, store.Postgres{}, id); err != nil {
+		return err
+	}
+	if err := store.LockTask(ctx, tx, id, true); err != nil {
+		return err
+	}
+	if err := store.ReadTask(ctx, tx, id, true); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

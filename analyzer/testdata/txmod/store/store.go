@@ -65,3 +65,45 @@ func LockDecorated(ctx context.Context, tx *sql.Tx, id string) error {
 	_, err := tx.ExecContext(ctx, "SELECT 1 FROM decorated WHERE id = $1 FOR UPDATE", id)
 	return err
 }
+
+// Dialect is what differs between the databases the store runs on.
+type Dialect interface {
+	// LockClause is the locking clause a read-for-update ends with.
+	LockClause() string
+}
+
+// Postgres locks the rows it reads for update; SQLite locks nothing.
+type Postgres struct{}
+
+func (Postgres) LockClause() string { return " FOR UPDATE" }
+
+type SQLite struct{}
+
+func (SQLite) LockClause() string { return "" }
+
+// LockJob ends its read with the dialect's clause: FOR UPDATE on
+// PostgreSQL.
+func LockJob(ctx context.Context, tx *sql.Tx, d Dialect, id int) error {
+	_, err := tx.ExecContext(ctx, "SELECT 1 FROM jobs WHERE id = $1"+d.LockClause(), id) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:167`
+	return err
+}
+
+// LockTask adds FOR UPDATE when asked.
+func LockTask(ctx context.Context, tx *sql.Tx, id int, forUpdate bool) error {
+	q := "SELECT state FROM tasks WHERE id = $1"
+	if forUpdate {
+		q += " FOR UPDATE"
+	}
+	_, err := tx.ExecContext(ctx, q, id) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at service.go:167`
+	return err
+}
+
+// ReadTask adds only an ORDER BY: nothing locked.
+func ReadTask(ctx context.Context, tx *sql.Tx, id int, ordered bool) error {
+	q := "SELECT state FROM tasks WHERE id = $1"
+	if ordered {
+		q += " ORDER BY id"
+	}
+	_, err := tx.ExecContext(ctx, q, id)
+	return err
+}
