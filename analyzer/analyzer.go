@@ -209,6 +209,7 @@ type checker struct {
 	funcArgs    []funcArg
 	varCalls    []varCall
 	paramOwners map[types.Object]string // function-typed parameters' paramKeys
+	compared    map[ast.Node]map[types.Object]bool
 	summary     *Summary
 	// files caches Go source for building fixes.
 	files map[string][]byte

@@ -78,7 +78,7 @@ func (c *checker) collect() []*Text {
 						arg = queryArgOf(key, n)
 						if scope != nil && (c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
 							closure, loops := c.retryContext(stack)
-							c.outCalls = append(c.outCalls, outCall{scope, n, stack[len(stack)-2], funcKey(fn), closure, loops, c.closureHelperOf(scope, stack)})
+							c.outCalls = append(c.outCalls, outCall{scope, n, stack[len(stack)-2], funcKey(fn), closure, loops, c.closureHelperOf(scope, stack), isInterfaceMethod(fn)})
 						}
 						if scope != nil && (c.funcs[fn] != nil || c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
 							c.noteFuncArgs(n, funcKey(fn), scope, stack)

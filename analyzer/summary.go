@@ -305,7 +305,7 @@ func (c *checker) summarizeStmts(s *Summary, scripts map[*Text]*sqlparse.Script)
 					ps.Pos, ps.End = sp[0], sp[1]
 				}
 				ps.Quiet = c.suppressedAt("DSQL005", ps.Pos, nil)
-				ps.Compared = c.resultCompared(q.scope, q.call)
+				ps.Compared = c.resultCompared(q.scope, q.call, q.parent)
 				s.Stmts = append(s.Stmts, ps)
 				continue
 			}
@@ -339,9 +339,50 @@ func (c *checker) textSpan(t *Text) [2]token.Pos {
 
 // resultCompared reports whether the function compares what call yields:
 // a variable it scans into (&x) or assigns from it, compared with ==, !=,
-// <, >, or switched on.
-func (c *checker) resultCompared(scope ast.Node, call *ast.CallExpr) bool {
+// <, > or switched on somewhere in the function (errors aside).
+func (c *checker) resultCompared(scope ast.Node, call *ast.CallExpr, parent ast.Node) bool {
 	info := c.pass.TypesInfo
+	compared := c.comparedIn(scope)
+	if len(compared) == 0 {
+		return false
+	}
+	if a, ok := parent.(*ast.AssignStmt); ok {
+		for _, l := range a.Lhs {
+			if id, ok := l.(*ast.Ident); ok && compared[info.ObjectOf(id)] {
+				return true
+			}
+		}
+	}
+	found := false
+	ast.Inspect(call, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && compared[info.Uses[id]] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// comparedIn returns the variables a function compares or switches on,
+// errors aside; computed once per function.
+func (c *checker) comparedIn(scope ast.Node) map[types.Object]bool {
+	if m, ok := c.compared[scope]; ok {
+		return m
+	}
+	info := c.pass.TypesInfo
+	m := map[types.Object]bool{}
+	note := func(e ast.Expr) {
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if obj, ok := info.Uses[id].(*types.Var); ok && !isError(obj.Type()) {
+					m[obj] = true
+				}
+			}
+			return true
+		})
+	}
 	var body *ast.BlockStmt
 	switch s := scope.(type) {
 	case *ast.FuncDecl:
@@ -349,64 +390,32 @@ func (c *checker) resultCompared(scope ast.Node, call *ast.CallExpr) bool {
 	case *ast.FuncLit:
 		body = s.Body
 	}
-	if body == nil {
-		return false
-	}
-	vals := map[types.Object]bool{}
-	ast.Inspect(body, func(n ast.Node) bool {
-		st, ok := n.(ast.Stmt)
-		if !ok || n.Pos() > call.Pos() || n.End() < call.End() {
-			return true
-		}
-		if _, block := n.(*ast.BlockStmt); block {
-			return true
-		}
-		switch st := st.(type) {
-		case *ast.AssignStmt:
-			for _, l := range st.Lhs {
-				if id, ok := l.(*ast.Ident); ok && info.ObjectOf(id) != nil {
-					vals[info.ObjectOf(id)] = true
+	if body != nil {
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BinaryExpr:
+				switch n.Op {
+				case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ:
+					note(n.X)
+					note(n.Y)
 				}
-			}
-		}
-		ast.Inspect(st, func(n ast.Node) bool {
-			if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND {
-				if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && info.Uses[id] != nil {
-					vals[info.Uses[id]] = true
+			case *ast.SwitchStmt:
+				if n.Tag != nil {
+					note(n.Tag)
 				}
 			}
 			return true
 		})
-		return false
-	})
-	mentions := func(e ast.Expr) bool {
-		found := false
-		ast.Inspect(e, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && vals[info.Uses[id]] {
-				found = true
-			}
-			return !found
-		})
-		return found
 	}
-	compared := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.BinaryExpr:
-			switch n.Op {
-			case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ:
-				if n.Pos() > call.End() && (mentions(n.X) || mentions(n.Y)) {
-					compared = true
-				}
-			}
-		case *ast.SwitchStmt:
-			if n.Tag != nil && n.Pos() > call.End() && mentions(n.Tag) {
-				compared = true
-			}
-		}
-		return !compared
-	})
-	return compared
+	if c.compared == nil {
+		c.compared = map[ast.Node]map[types.Object]bool{}
+	}
+	c.compared[scope] = m
+	return m
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 // summarizeBegins records the Begins, those a function returns, and the
@@ -496,7 +505,7 @@ func mayHoldTx(t types.Type) bool {
 	if _, fn := t.Underlying().(*types.Signature); fn {
 		return false
 	}
-	return !types.Identical(t, types.Universe.Lookup("error").Type())
+	return !isError(t)
 }
 
 // summarizePasses records the calls that hand a parameter, the receiver,
@@ -506,7 +515,7 @@ func mayHoldTx(t types.Type) bool {
 func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scopes map[ast.Node]bool) {
 	info := c.pass.TypesInfo
 	bound := c.boundToBegins(begins, scopes)
-	pass := func(scope ast.Node, callee string, call *ast.CallExpr) {
+	pass := func(scope ast.Node, callee string, call *ast.CallExpr, parent ast.Node, iface bool) {
 		from, ft, recv := c.scopeFunc(scope)
 		if from == "" {
 			return
@@ -515,7 +524,7 @@ func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scope
 		add := func(p Pass) {
 			if compared < 0 {
 				compared = 0
-				if c.resultCompared(scope, call) {
+				if c.resultCompared(scope, call, parent) {
 					compared = 1
 				}
 			}
@@ -537,7 +546,10 @@ func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scope
 			}
 			if h := handleOf(info, ft, recv, x); h != noHandle {
 				add(Pass{Param: h, Begin: -1, Arg: arg})
-			} else if arg == receiverArg {
+			} else if arg == receiverArg && iface {
+				// A plugin's method called on a handle no transaction
+				// made (m.DB.UpdateShards on the pool): what it writes
+				// runs outside any transaction's locks.
 				add(Pass{Param: noHandle, Begin: -1, Arg: arg})
 			}
 		}
@@ -562,7 +574,7 @@ func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scope
 	}
 	for _, oc := range c.outCalls {
 		retried(oc.callee, oc.closure, oc.loops, oc.helper)
-		pass(oc.scope, oc.callee, oc.call)
+		pass(oc.scope, oc.callee, oc.call, oc.parent, oc.iface)
 	}
 	// The package's own functions: a transaction reaches a lock in another
 	// package through a local helper too.
@@ -573,14 +585,14 @@ func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scope
 				continue
 			}
 			retried(funcKey(fn), lc.retryClosure, lc.loops, lc.helper)
-			pass(scope, funcKey(fn), lc.call)
+			pass(scope, funcKey(fn), lc.call, nil, false)
 		}
 	}
 	// f(tx), with f a function-typed parameter of the function or of one
 	// around the closure that calls it: the functions callers pass.
 	for _, vc := range c.varCalls {
 		if key, ok := c.paramFunc(vc.v); ok {
-			pass(vc.scope, key, vc.call)
+			pass(vc.scope, key, vc.call, nil, false)
 		}
 	}
 }
@@ -794,6 +806,7 @@ type outCall struct {
 	closure bool
 	loops   []ast.Node
 	helper  string // as localCall.helper
+	iface   bool   // a method of an interface
 }
 
 // inModule reports whether fn belongs to another package of the module
@@ -815,8 +828,7 @@ func (c *checker) inModulePkg(p *types.Package) bool {
 // ownInterfaceMethod reports a method of an interface pkg declares: the
 // module stage resolves its calls to the module's implementations.
 func ownInterfaceMethod(fn *types.Func, pkg *types.Package) bool {
-	sig, ok := fn.Type().(*types.Signature)
-	return ok && fn.Pkg() == pkg && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+	return fn.Pkg() == pkg && isInterfaceMethod(fn)
 }
 
 // sqlcLocks maps each sqlc query of the package's query files that locks
@@ -969,4 +981,10 @@ func returnsWriteResult(info *types.Info, call *ast.CallExpr) bool {
 	}
 	t := sig.Results().At(0).Type()
 	return isNamed(t, pkgSQL, "Result", false) || isNamed(t, "github.com/jackc/pgx/v5/pgconn", "CommandTag", false)
+}
+
+// isInterfaceMethod reports a method declared by an interface.
+func isInterfaceMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
 }
