@@ -180,3 +180,16 @@ func Claim(ctx context.Context, db *sql.DB, id int) error {
 	}
 	return tx.Commit()
 }
+
+// Order gets its transaction inside a Repo a helper begins, and nothing
+// retries it.
+func Order(ctx context.Context, db *sql.DB, id int) error {
+	r, err := txutil.BeginRepo(ctx, db)
+	if err != nil {
+		return err
+	}
+	if err := r.LockOrder(ctx, id); err != nil {
+		return err
+	}
+	return r.Commit()
+}
