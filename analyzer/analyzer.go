@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"sync"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -69,6 +70,9 @@ type settings struct {
 	flags *setFlags
 	// modules caches, per module root, the settings and schema in force.
 	modules *modules
+	// ifaces caches, per package, the module interfaces it sees
+	// (summarizeImpls).
+	ifaces *sync.Map
 	// file is the module's configuration file, nil when it has none.
 	file *config.File
 	// root is the module root ("" when none was found).
@@ -78,7 +82,7 @@ type settings struct {
 }
 
 func newSettings() *settings {
-	return &settings{cfg: rules.DefaultConfig(), retryFuncs: defaultRetryFuncs()}
+	return &settings{cfg: rules.DefaultConfig(), retryFuncs: defaultRetryFuncs(), ifaces: new(sync.Map)}
 }
 
 func (s *settings) register(fs *flag.FlagSet) {
@@ -210,6 +214,7 @@ type checker struct {
 	varCalls    []varCall
 	paramOwners map[types.Object]string // function-typed parameters' paramKeys
 	compared    map[ast.Node]map[types.Object]bool
+	keys        map[*types.Func]string // funcKey, made once
 	summary     *Summary
 	// files caches Go source for building fixes.
 	files map[string][]byte
@@ -234,6 +239,7 @@ type localCall struct {
 	// helper is the function of another package the closure around the
 	// call is passed to, "" when none.
 	helper string
+	parent ast.Node // the node holding the call
 }
 
 func (c *checker) note(pos token.Pos, format string, args ...any) {

@@ -71,17 +71,17 @@ func (c *checker) collect() []*Text {
 						if db {
 							closure, loops = c.retryContext(stack)
 						}
-						c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, closure, loops, c.closureHelperOf(scope, stack)})
+						c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, closure, loops, c.closureHelperOf(scope, stack), stack[len(stack)-2]})
 					}
 					if db {
 						c.observeCall(n, fn, key, stack, scope)
 						arg = queryArgOf(key, n)
 						if scope != nil && (c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
 							closure, loops := c.retryContext(stack)
-							c.outCalls = append(c.outCalls, outCall{scope, n, stack[len(stack)-2], funcKey(fn), closure, loops, c.closureHelperOf(scope, stack), isInterfaceMethod(fn)})
+							c.outCalls = append(c.outCalls, outCall{scope, n, stack[len(stack)-2], c.key(fn), closure, loops, c.closureHelperOf(scope, stack), isInterfaceMethod(fn)})
 						}
 						if scope != nil && (c.funcs[fn] != nil || c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
-							c.noteFuncArgs(n, funcKey(fn), scope, stack)
+							c.noteFuncArgs(n, c.key(fn), scope, stack)
 						}
 					}
 				} else if v, isVar := typeutil.Callee(info, n).(*types.Var); isVar && db && scope != nil {

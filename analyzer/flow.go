@@ -139,7 +139,7 @@ func (c *checker) closureHelper(stack []ast.Node) string {
 		case *ast.FuncLit:
 			if call, ok := stack[i-1].(*ast.CallExpr); ok {
 				if fn, _, ok := calleeOf(c.pass.TypesInfo, call); ok && c.inModule(fn) {
-					return funcKey(fn)
+					return c.key(fn)
 				}
 			}
 			return ""

@@ -191,7 +191,7 @@ func (c *checker) scopeFunc(scope ast.Node) (key string, ft *ast.FuncType, recv 
 		if s.Recv != nil && len(s.Recv.List) > 0 && len(s.Recv.List[0].Names) > 0 {
 			recv = c.pass.TypesInfo.Defs[s.Recv.List[0].Names[0]]
 		}
-		return funcKey(fn), s.Type, recv
+		return c.key(fn), s.Type, recv
 	case *ast.FuncLit:
 		return litKey(s), s.Type, nil
 	}
@@ -239,8 +239,8 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 	begins, scopes := c.summarizeBegins(s)
 	c.summarizePasses(s, begins, scopes)
 	c.summarizeClosures(s)
-	c.summarizeImpls(s)
 	c.summarizeCAS(s, scripts)
+	c.summarizeImpls(s)
 	c.summarizeHelpers(s)
 	return s
 }
@@ -250,7 +250,7 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 func (c *checker) summarizeHelpers(s *Summary) {
 	for fn := range c.funcs {
 		if c.retryHelper(fn) {
-			s.RetryHelpers = append(s.RetryHelpers, funcKey(fn))
+			s.RetryHelpers = append(s.RetryHelpers, c.key(fn))
 		}
 	}
 	for _, b := range c.begins {
@@ -266,7 +266,7 @@ func (c *checker) summarizeHelpers(s *Summary) {
 	for _, calls := range c.calls {
 		for _, lc := range calls {
 			if fn, ok := c.pass.TypesInfo.Defs[lc.fn.Name].(*types.Func); ok && lc.helper != "" {
-				s.HelperCalls = append(s.HelperCalls, HelperSite{Helper: lc.helper, Callee: funcKey(fn), Pos: lc.call.Pos()})
+				s.HelperCalls = append(s.HelperCalls, HelperSite{Helper: lc.helper, Callee: c.key(fn), Pos: lc.call.Pos()})
 			}
 		}
 	}
@@ -390,6 +390,7 @@ func (c *checker) comparedIn(scope ast.Node) map[types.Object]bool {
 	case *ast.FuncLit:
 		body = s.Body
 	}
+	var assigns []*ast.AssignStmt
 	if body != nil {
 		ast.Inspect(body, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -403,9 +404,28 @@ func (c *checker) comparedIn(scope ast.Node) map[types.Object]bool {
 				if n.Tag != nil {
 					note(n.Tag)
 				}
+			case *ast.AssignStmt:
+				if len(n.Lhs) == len(n.Rhs) {
+					assigns = append(assigns, n)
+				}
 			}
 			return true
 		})
+	}
+	// What flows into a compared variable is compared too:
+	// lastVersion = old.Version; if request.Version != lastVersion.
+	for range 3 {
+		before := len(m)
+		for _, a := range assigns {
+			for i, l := range a.Lhs {
+				if id, ok := l.(*ast.Ident); ok && m[info.ObjectOf(id)] {
+					note(a.Rhs[i])
+				}
+			}
+		}
+		if len(m) == before {
+			break
+		}
 	}
 	if c.compared == nil {
 		c.compared = map[ast.Node]map[types.Object]bool{}
@@ -462,7 +482,7 @@ func (c *checker) summarizeBegins(s *Summary) (map[types.Object]int, map[ast.Nod
 			if obj := info.ObjectOf(lhs); obj != nil && mayHoldTx(obj.Type()) {
 				begins[obj] = len(s.Begins)
 				scopes[ca.scope] = true
-				s.Begins = append(s.Begins, Begin{Func: key, Pos: ca.call.Pos(), Via: funcKey(fn), Result: k, Helper: ca.helper})
+				s.Begins = append(s.Begins, Begin{Func: key, Pos: ca.call.Pos(), Via: c.key(fn), Result: k, Helper: ca.helper})
 			}
 		}
 	}
@@ -499,6 +519,9 @@ func carries(info *types.Info, e ast.Expr, tx types.Object) bool {
 // mayHoldTx reports a result type that can be a transaction or a value
 // wrapping one: not a number, string, bool or error.
 func mayHoldTx(t types.Type) bool {
+	if t == nil || isNamed(t, "context", "Context", false) {
+		return false
+	}
 	if _, basic := t.Underlying().(*types.Basic); basic {
 		return false
 	}
@@ -532,6 +555,9 @@ func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scope
 			s.Passes = append(s.Passes, p)
 		}
 		handle := func(x ast.Expr, arg int) {
+			if arg >= 0 && !mayHoldTx(info.TypeOf(x)) {
+				return // ctx, ids, names: no transaction travels in them
+			}
 			// A value made from a begun transaction first: WithTx(tx)
 			// returns no transaction of its own.
 			if b, ok := bound[boundKey(info, x)]; ok {
@@ -564,12 +590,19 @@ func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scope
 			}
 		}
 	}
+	seenRetried, seenUnretried := map[string]bool{}, map[string]bool{}
 	retried := func(callee string, closure bool, loops []ast.Node, helper string) {
 		switch {
 		case closure || c.anyMentionsRetry(loops):
-			s.Retried = append(s.Retried, callee)
+			if !seenRetried[callee] {
+				seenRetried[callee] = true
+				s.Retried = append(s.Retried, callee)
+			}
 		case helper == "": // (else the module stage judges the helper)
-			s.Unretried = append(s.Unretried, callee)
+			if !seenUnretried[callee] {
+				seenUnretried[callee] = true
+				s.Unretried = append(s.Unretried, callee)
+			}
 		}
 	}
 	for _, oc := range c.outCalls {
@@ -584,8 +617,8 @@ func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scope
 			if !ok {
 				continue
 			}
-			retried(funcKey(fn), lc.retryClosure, lc.loops, lc.helper)
-			pass(scope, funcKey(fn), lc.call, nil, false)
+			retried(c.key(fn), lc.retryClosure, lc.loops, lc.helper)
+			pass(scope, c.key(fn), lc.call, lc.parent, false)
 		}
 	}
 	// f(tx), with f a function-typed parameter of the function or of one
@@ -674,7 +707,7 @@ func (c *checker) summarizeClosures(s *Summary) {
 			case *ast.Ident, *ast.SelectorExpr:
 				switch obj := info.Uses[ident(a)].(type) {
 				case *types.Func:
-					fn = funcKey(obj) // run, s.run
+					fn = c.key(obj) // run, s.run
 				case *types.Var:
 					fn, _ = c.paramFunc(obj) // handed on
 				}
@@ -689,32 +722,26 @@ func (c *checker) summarizeClosures(s *Summary) {
 // summarizeImpls maps the methods of the module's interfaces — declared
 // in this package or a module package it imports — to the methods of the
 // package's types that implement them: a plugin registered in init is
-// called through them.
+// called through them. Only methods that run, pass on, begin or return
+// something the module stage follows are worth mapping.
 func (c *checker) summarizeImpls(s *Summary) {
-	var ifaces []*types.Interface
-	seen := map[*types.Package]bool{}
-	var visit func(p *types.Package)
-	visit = func(p *types.Package) {
-		if seen[p] || (p != c.pass.Pkg && !c.inModulePkg(p)) {
-			return
-		}
-		seen[p] = true
-		scope := p.Scope()
-		for _, name := range scope.Names() {
-			if tn, ok := scope.Lookup(name).(*types.TypeName); ok {
-				if it, ok := tn.Type().Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
-					ifaces = append(ifaces, it)
-				}
-			}
-		}
-		for _, imp := range p.Imports() {
-			visit(imp)
-		}
+	relevant := map[string]bool{}
+	for _, st := range s.Stmts {
+		relevant[st.Func] = true
 	}
-	visit(c.pass.Pkg)
-	if len(ifaces) == 0 {
+	for _, p := range s.Passes {
+		relevant[p.From] = true
+	}
+	for _, r := range s.Returns {
+		relevant[r.Func] = true
+	}
+	for _, r := range s.CASResults {
+		relevant[r.Func] = true
+	}
+	if len(relevant) == 0 {
 		return
 	}
+	var ifaces []*types.Interface
 	scope := c.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -722,8 +749,19 @@ func (c *checker) summarizeImpls(s *Summary) {
 			continue
 		}
 		ptr := types.NewPointer(tn.Type())
-		if types.NewMethodSet(ptr).Len() == 0 {
+		ms := types.NewMethodSet(ptr)
+		used := false
+		for i := range ms.Len() {
+			if relevant[c.key(ms.At(i).Obj().(*types.Func))] {
+				used = true
+				break
+			}
+		}
+		if !used {
 			continue
+		}
+		if ifaces == nil {
+			ifaces = c.moduleInterfaces(c.pass.Pkg)
 		}
 		for _, it := range ifaces {
 			if !types.Implements(ptr, it) {
@@ -732,12 +770,46 @@ func (c *checker) summarizeImpls(s *Summary) {
 			for i := range it.NumMethods() {
 				m := it.Method(i)
 				obj, _, _ := types.LookupFieldOrMethod(ptr, true, m.Pkg(), m.Name())
-				if impl, ok := obj.(*types.Func); ok && impl.Pkg() == c.pass.Pkg {
-					s.Impls = append(s.Impls, Impl{Iface: funcKey(m), Method: funcKey(impl)})
+				if impl, ok := obj.(*types.Func); ok && impl.Pkg() == c.pass.Pkg && relevant[c.key(impl)] {
+					s.Impls = append(s.Impls, Impl{Iface: c.key(m), Method: c.key(impl)})
 				}
 			}
 		}
 	}
+}
+
+// moduleInterfaces returns the interfaces with methods that p and the
+// module packages it imports, directly or not, declare; shared by the
+// module's packages, as their imports are.
+func (c *checker) moduleInterfaces(p *types.Package) []*types.Interface {
+	if v, ok := c.settings.ifaces.Load(p); ok {
+		return v.([]*types.Interface)
+	}
+	seen := map[*types.Interface]bool{}
+	var out []*types.Interface
+	add := func(it *types.Interface) {
+		if !seen[it] {
+			seen[it] = true
+			out = append(out, it)
+		}
+	}
+	scope := p.Scope()
+	for _, name := range scope.Names() {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok {
+			if it, ok := tn.Type().Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+				add(it)
+			}
+		}
+	}
+	for _, imp := range p.Imports() {
+		if c.inModulePkg(imp) {
+			for _, it := range c.moduleInterfaces(imp) {
+				add(it)
+			}
+		}
+	}
+	c.settings.ifaces.Store(p, out)
+	return out
 }
 
 // summarizeCAS records the functions that return a compare-and-swap
@@ -987,4 +1059,18 @@ func returnsWriteResult(info *types.Info, call *ast.CallExpr) bool {
 func isInterfaceMethod(fn *types.Func) bool {
 	sig, ok := fn.Type().(*types.Signature)
 	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+}
+
+// key is funcKey, made once per function of a package's analysis: the
+// summary's many mentions of a function share one string.
+func (c *checker) key(fn *types.Func) string {
+	if k, ok := c.keys[fn]; ok {
+		return k
+	}
+	if c.keys == nil {
+		c.keys = map[*types.Func]string{}
+	}
+	k := funcKey(fn)
+	c.keys[fn] = k
+	return k
 }

@@ -47,7 +47,8 @@ func lockShard(ctx context.Context, tx sqlplugin.Tx, shardID int32, prev int64) 
 	if err != nil {
 		return err
 	}
-	if rangeID != prev {
+	current := rangeID // what flows into the comparison counts
+	if current != prev {
 		return ErrOwnershipLost
 	}
 	return nil
