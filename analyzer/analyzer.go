@@ -8,11 +8,11 @@ import (
 	"go/token"
 	"go/types"
 	"os"
-	"sync"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
