@@ -375,10 +375,10 @@ func (t *Table) dropKey(name string) {
 // dropColumn removes a column and every key that contains it, as
 // PostgreSQL drops the constraints and indexes over a dropped column.
 func (t *Table) dropColumn(name string) {
-	t.Columns = slices.DeleteFunc(t.Columns, func(c *Column) bool { return c.Name == name })
 	if slices.Contains(t.PrimaryKey, name) {
-		t.PrimaryKey = nil
+		return // Aurora DSQL refuses it: 0A000 cannot drop primary key column
 	}
+	t.Columns = slices.DeleteFunc(t.Columns, func(c *Column) bool { return c.Name == name })
 	t.Uniques = slices.DeleteFunc(t.Uniques, func(u []string) bool { return slices.Contains(u, name) })
 }
 

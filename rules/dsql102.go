@@ -58,13 +58,8 @@ func checkSequenceCache(ctx *Context, st *sqlparse.Statement, report func(sqlpar
 			}
 		}
 	}
-	if f.Alter != nil && !early {
-		for _, c := range f.Alter.Cmds {
-			if c.Kind == sqlparse.AlterAddIdentity && c.Constraint != nil {
-				cacheFinding(ctx, report, c.Constraint.Identity, c.Constraint.Span, "identity", "identity column")
-			}
-		}
-	}
+	// ALTER COLUMN ... ADD GENERATED AS IDENTITY is refused whatever its
+	// CACHE: DSQL108.
 }
 
 // cacheFinding reports a missing or unusable CACHE. server names the

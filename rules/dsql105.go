@@ -26,7 +26,10 @@ var unsupported = map[string]string{
 	"UNLISTEN":                    "(0A000 unsupported statement: Unlisten); there is no LISTEN/NOTIFY",
 	"NOTIFY":                      "(0A000 unsupported statement: Notify); use a queue table polled by key, or a message service",
 	"CREATE TYPE":                 "(0A000 CREATE TYPE not supported); use text with a CHECK constraint, or a domain (CREATE DOMAIN works)",
-	"ALTER TYPE":                  "(0A000); there are no user-defined enum, composite or range types",
+	"ALTER TYPE":                  "(0A000 ALTER TYPE not supported); there are no user-defined enum, composite or range types: use text with a CHECK constraint",
+	"DROP TYPE":                   "(0A000 unsupported object in DROP statement); there are no user-defined types to drop: remove the statement",
+	"DROP MATERIALIZED VIEW":      "(0A000; AWS dsql-lint rejects it); there are no materialized views to drop: remove the statement",
+	"DROP POLICY":                 "(0A000; AWS dsql-lint rejects it): row-level security is not supported; remove the statement",
 	"CREATE DATABASE":             "(0A000 unsupported statement: Createdb); a cluster has one database, postgres: use schemas",
 	"CREATE TABLESPACE":           "(0A000 unsupported statement: CreateTableSpace); storage is managed by DSQL",
 	"MERGE":                       "(0A000); use INSERT ... ON CONFLICT DO UPDATE",
@@ -66,6 +69,12 @@ func checkUnsupportedStatement(ctx *Context, st *sqlparse.Statement, report func
 	case tag == "COPY" && f.CopyFile:
 		report(st.KeywordSpan, "COPY to or from a server file or program is not supported by Aurora DSQL (0A000); "+
 			"copy through the client: COPY ... FROM STDIN / TO STDOUT (psql \\copy, pgx CopyFrom)", nil)
+	case tag == "ALTER TYPE" && f.RenameType:
+		report(st.KeywordSpan, "ALTER TYPE ... RENAME is not supported by Aurora DSQL (0A000 unsupported object in RENAME statement); "+
+			"there are no user-defined types: use text with a CHECK constraint", nil)
+	case tag == "DROP TRIGGER" && f.Drop != nil && !f.Drop.IfExists:
+		report(st.KeywordSpan, "DROP TRIGGER is not supported by Aurora DSQL (0A000; AWS dsql-lint rejects it): there are no triggers to drop; "+
+			"remove the statement, or write DROP TRIGGER IF EXISTS name ON table, which DSQL accepts", nil)
 	case (tag == "CREATE STATISTICS" || tag == "ALTER STATISTICS") && ctx.Config.Target.Before(statisticsSince):
 		report(st.KeywordSpan, tag+" is supported by Aurora DSQL only since 2026-08-27"+targetNote(ctx)+" (0A000); drop it for older clusters", nil)
 	default:

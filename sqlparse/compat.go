@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Class is how transaction rules see a statement: DSQL allows one DDL
@@ -29,8 +30,13 @@ type Facts struct {
 	// VIEW", "ANALYZE". Empty for unparsed text.
 	Tag string
 	// Calls are the calls of watched functions (advisory locks, pg_notify,
-	// lastval), found in the tokens so that unparsed text has them too.
+	// lastval, full-text search with a configuration), found in the tokens
+	// so that unparsed text has them too.
 	Calls []Call
+	// Geometric are the uses of geometric types at query time: casts
+	// (::point, CAST(x AS box), point '(1,2)') and constructors (line(...),
+	// circle(...)).
+	Geometric []TypeUse
 	// Clauses are statement-level clauses found in the tokens
 	// ("TABLESAMPLE").
 	Clauses []Clause
@@ -49,12 +55,34 @@ type Facts struct {
 	Alter        *AlterDef     // ALTER TABLE, ALTER INDEX
 	Truncate     *TruncateDef  // TRUNCATE
 	InsertSelect *InsertSelect // INSERT ... SELECT
+	Drop         *DropDef      // DROP TABLE, DROP TYPE, DROP TRIGGER, ...
+	// RenameType marks ALTER TYPE ... RENAME.
+	RenameType bool
+	// geometric marks a statement whose tokens name a geometric type:
+	// its tree is searched for their uses.
+	geometric bool
 }
 
 // Call is a call of a watched function.
 type Call struct {
 	Name string // lower-cased, without schema
 	Span Span   // the function name
+	// Arg is the first argument when it is a string literal: the text
+	// search configuration of to_tsvector('english', ...).
+	Arg string
+}
+
+// TypeUse is a type named in an expression: Name lower-cased, Span the
+// name.
+type TypeUse struct {
+	Name string
+	Span Span
+}
+
+// DropDef describes DROP of an object.
+type DropDef struct {
+	Object   string // "TYPE", "TRIGGER", "DOMAIN", ...
+	IfExists bool
 }
 
 // Clause is a clause found in a statement, named in upper case:
@@ -124,19 +152,113 @@ func (b *builder) compat(st *Statement, node *pg.Node) {
 	case node.GetCopyStmt() != nil:
 		c := node.GetCopyStmt()
 		f.CopyFile = c.IsProgram || c.Filename != ""
+	case node.GetDropStmt() != nil:
+		d := node.GetDropStmt()
+		obj := strings.ReplaceAll(strings.TrimPrefix(d.RemoveType.String(), "OBJECT_"), "_", " ")
+		if obj == "MATVIEW" {
+			obj = "MATERIALIZED VIEW"
+		}
+		f.Drop = &DropDef{Object: obj, IfExists: d.MissingOk}
+		f.Tag = "DROP " + obj
+	case node.GetRenameStmt() != nil:
+		switch node.GetRenameStmt().RenameType {
+		case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_ATTRIBUTE:
+			f.RenameType, f.Tag = true, "ALTER TYPE"
+		}
+	}
+	if f.geometric {
+		b.geometricUses(f, node)
 	}
 }
+
+// geometricTypes are PostgreSQL's geometric types, which Aurora DSQL does
+// not have at all (0A000 datatype line not supported).
+var geometricTypes = map[string]bool{"point": true, "line": true, "lseg": true, "box": true, "path": true, "polygon": true, "circle": true}
+
+// geometricUse reports whether toks[i], a geometric type's name, reads
+// like a use of the type: point(...), point '...', ::point, AS point).
+func geometricUse(text string, toks []Token, i int) bool {
+	if j := significant(toks, i+1, 1); j >= 0 {
+		switch t := toks[j]; {
+		case t.Kind == TokString, t.Kind == TokPunct && text[t.Start] == '(':
+			return true
+		}
+	}
+	if j := significant(toks, i-1, -1); j >= 0 {
+		t := toks[j]
+		return t.Kind == TokPunct && text[t.Start:t.End] == "::" || t.Kind == TokIdent && strings.EqualFold(text[t.Start:t.End], "as")
+	}
+	return false
+}
+
+// geometricUses finds the casts to geometric types and the calls of their
+// constructors in the statement's tree. Column types are DSQL107's.
+func (b *builder) geometricUses(f *Facts, node *pg.Node) {
+	add := func(name string, loc int32) {
+		if i := b.tokLoc(loc); i >= 0 {
+			f.Geometric = append(f.Geometric, TypeUse{name, b.span(i)})
+		}
+	}
+	walkMessages(node.ProtoReflect(), func(m protoreflect.Message) {
+		switch x := m.Interface().(type) {
+		case *pg.TypeCast:
+			if tn := x.TypeName; tn != nil && len(tn.Names) > 0 {
+				name := strings.ToLower(tn.Names[len(tn.Names)-1].GetString_().GetSval())
+				schema := ""
+				if len(tn.Names) > 1 {
+					schema = tn.Names[0].GetString_().GetSval()
+				}
+				if geometricTypes[name] && (schema == "" || schema == "pg_catalog") {
+					add(name, tn.Location)
+				}
+			}
+		case *pg.FuncCall:
+			if len(x.Funcname) == 1 || (len(x.Funcname) == 2 && x.Funcname[0].GetString_().GetSval() == "pg_catalog") {
+				name := strings.ToLower(x.Funcname[len(x.Funcname)-1].GetString_().GetSval())
+				if geometricTypes[name] {
+					add(name, x.Location)
+				}
+			}
+		}
+	})
+}
+
+// textSearchFuncs take a text search configuration as their first
+// argument; Aurora DSQL has none (42704 text search configuration
+// "english" does not exist).
+var textSearchFuncs = map[string]bool{"to_tsvector": true, "to_tsquery": true, "plainto_tsquery": true,
+	"phraseto_tsquery": true, "websearch_to_tsquery": true}
 
 // tokenFacts is what the tokens alone tell: watched calls and clauses.
 // It is all an unparsed statement has.
 func tokenFacts(text string, toks []Token) *Facts {
 	f := &Facts{Holes: strings.Contains(text, HoleIdent)}
 	for i, t := range toks {
-		if t.Kind != TokIdent || t.End-t.Start < 7 {
+		if t.Kind != TokIdent || t.End-t.Start < 3 {
 			continue
 		}
 		w := text[t.Start:t.End]
+		if t.End-t.Start <= 7 {
+			if !f.geometric && geometricTypes[strings.ToLower(w)] {
+				f.geometric = geometricUse(text, toks, i)
+			}
+			if t.End-t.Start < 7 {
+				continue
+			}
+		}
 		switch c := w[0] | 0x20; {
+		case textSearchFuncs[strings.ToLower(w)]:
+			if j := significant(toks, i+1, 1); j >= 0 && toks[j].Kind == TokPunct && text[toks[j].Start] == '(' {
+				call := Call{Name: strings.ToLower(w), Span: Span{t.Start, t.End}}
+				if k := significant(toks, j+1, 1); k >= 0 && toks[k].Kind == TokString {
+					if n := significant(toks, k+1, 1); n >= 0 && toks[n].Kind == TokPunct && (text[toks[n].Start] == ',' || strings.HasPrefix(text[toks[n].Start:toks[n].End], "::")) {
+						call.Arg = strings.Trim(text[toks[k].Start:toks[k].End], "'")
+					}
+				}
+				if call.Arg != "" {
+					f.Calls = append(f.Calls, call)
+				}
+			}
 		case c == 'p' && (hasPrefixFold(w, "pg_advisory_") || hasPrefixFold(w, "pg_try_advisory_") || strings.EqualFold(w, "pg_notify")),
 			c == 'l' && strings.EqualFold(w, "lastval"):
 			if j := significant(toks, i+1, 1); j >= 0 && toks[j].Kind == TokPunct && text[toks[j].Start] == '(' {
@@ -470,7 +592,11 @@ func (f *Facts) translate(sp func(Span) Span, off func(int) int) *Facts {
 	c := *f
 	c.Calls = make([]Call, len(f.Calls))
 	for i, x := range f.Calls {
-		c.Calls[i] = Call{x.Name, sp(x.Span)}
+		c.Calls[i] = Call{x.Name, sp(x.Span), x.Arg}
+	}
+	c.Geometric = make([]TypeUse, len(f.Geometric))
+	for i, x := range f.Geometric {
+		c.Geometric[i] = TypeUse{x.Name, sp(x.Span)}
 	}
 	c.Clauses = translateClauses(f.Clauses, sp)
 	if f.Table != nil {

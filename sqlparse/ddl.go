@@ -73,6 +73,8 @@ type Constraint struct {
 	// REFERENCES, FOREIGN, GENERATED, DEFAULT, NOT, CHECK, EXCLUDE).
 	Span     Span
 	NotValid bool // NOT VALID
+	// UsingIndex marks UNIQUE / PRIMARY KEY USING INDEX name.
+	UsingIndex bool
 	// Identity holds the sequence options of an identity column.
 	Identity *SeqOptions
 }
@@ -126,6 +128,7 @@ const (
 	AlterDropColumn
 	AlterAddIdentity
 	AlterRowSecurity // ENABLE / FORCE ROW LEVEL SECURITY
+	AlterDropConstraint
 )
 
 var alterKinds = map[pg.AlterTableType]AlterKind{
@@ -139,6 +142,7 @@ var alterKinds = map[pg.AlterTableType]AlterKind{
 	pg.AlterTableType_AT_AddIdentity:        AlterAddIdentity,
 	pg.AlterTableType_AT_EnableRowSecurity:  AlterRowSecurity,
 	pg.AlterTableType_AT_ForceRowSecurity:   AlterRowSecurity,
+	pg.AlterTableType_AT_DropConstraint:     AlterDropConstraint,
 }
 
 // AlterCmd is one subcommand of ALTER TABLE.
@@ -152,12 +156,17 @@ type AlterCmd struct {
 	// Constraint is the added constraint (AlterAddConstraint) or identity
 	// (AlterAddIdentity).
 	Constraint *Constraint
+	// Name is the column or constraint dropped (AlterDropColumn,
+	// AlterDropConstraint), as the parser gives it.
+	Name string
 }
 
 // AlterDef is ALTER TABLE (or ALTER INDEX, which has no subcommands the
 // rules look into).
 type AlterDef struct {
 	Index bool
+	// Table is the table altered.
+	Table Table
 	// Async marks DSQL's ALTER TABLE ASYNC.
 	Async bool
 	// Words covers ALTER TABLE; ASYNC goes after it.
@@ -254,7 +263,7 @@ func (b *builder) typeRef(tn *pg.TypeName) TypeRef {
 }
 
 func (b *builder) constraint(c *pg.Constraint) Constraint {
-	con := Constraint{Kind: constraintKinds[c.Contype], NotValid: c.SkipValidation}
+	con := Constraint{Kind: constraintKinds[c.Contype], NotValid: c.SkipValidation, UsingIndex: c.Indexname != ""}
 	i := b.tokLoc(c.Location)
 	if i >= 0 {
 		con.Span = b.span(i)
@@ -484,6 +493,9 @@ func (b *builder) findWord(lo, hi int, w string) int {
 
 func (b *builder) alterDef(a *pg.AlterTableStmt) *AlterDef {
 	ad := &AlterDef{Index: a.Objtype == pg.ObjectType_OBJECT_INDEX}
+	if rv := a.Relation; rv != nil {
+		ad.Table = Table{Schema: rv.Schemaname, Name: rv.Relname}
+	}
 	first := significant(b.toks, 0, 1)
 	kw := b.next(first)
 	ad.Words = b.spanOf(first, kw)
@@ -497,7 +509,7 @@ func (b *builder) alterDef(a *pg.AlterTableStmt) *AlterDef {
 		if cmd == nil {
 			continue
 		}
-		ac := AlterCmd{Kind: alterKinds[cmd.Subtype], Span: b.span(first)}
+		ac := AlterCmd{Kind: alterKinds[cmd.Subtype], Span: b.span(first), Name: cmd.Name}
 		if len(segs) == len(a.Cmds) {
 			ac.Span = b.spanOf(segs[i][0], segs[i][1])
 		}

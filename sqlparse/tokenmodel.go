@@ -162,7 +162,7 @@ func tokenWrite(st *Statement, text string, toks []Token, first int) bool {
 // can place in context.
 func quietFacts(text string, toks []Token) (*Facts, bool) {
 	f := tokenFacts(text, toks)
-	return f, len(f.Calls) == 0 && len(f.Clauses) == 0
+	return f, len(f.Calls) == 0 && len(f.Clauses) == 0 && !f.geometric
 }
 
 // tokenCursor steps through the significant tokens of a statement.

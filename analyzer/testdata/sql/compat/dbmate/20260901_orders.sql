@@ -9,4 +9,4 @@ CREATE SEQUENCE order_no; -- want `DSQL102 sequence-cache: CREATE SEQUENCE witho
 
 -- migrate:down
 DROP SEQUENCE order_no;
-DROP TABLE orders; -- want@file `DSQL104 ddl-transaction: DROP runs in the same migration transaction .* as the DROP on line 11`
+DROP TABLE orders; -- want@file `DSQL104 ddl-transaction: DROP TABLE runs in the same migration transaction .* as the DROP SEQUENCE on line 11`

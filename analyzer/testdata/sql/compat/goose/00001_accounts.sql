@@ -34,6 +34,6 @@ INSERT INTO audit VALUES (gen_random_uuid(), now()); -- want `DSQL104 ddl-transa
 -- +goose StatementEnd
 
 -- +goose Down
-DROP TRIGGER accounts_touch ON accounts;
-DROP TABLE audit; -- want@file `DSQL104 ddl-transaction: DROP runs in the same migration transaction \(-migration-tx=file: .*\) as the DROP on line 37`
+DROP TRIGGER accounts_touch ON accounts; -- want `DSQL105 unsupported-statement: DROP TRIGGER is not supported` -- want@file `DSQL105`
+DROP TABLE audit; -- want@file `DSQL104 ddl-transaction: DROP TABLE runs in the same migration transaction \(-migration-tx=file: .*\) as the DROP TRIGGER on line 37`
 DROP TABLE accounts; -- want@file `DSQL104`

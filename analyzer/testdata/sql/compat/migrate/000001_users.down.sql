@@ -1,2 +1,2 @@
 DROP INDEX users_email;
-DROP TABLE users; -- want@file `DSQL104 ddl-transaction: DROP runs`
+DROP TABLE users; -- want@file `DSQL104 ddl-transaction: DROP TABLE runs`
