@@ -85,6 +85,9 @@ var (
 	partialIndexSince = MustVersion("2026-09-15") // CREATE INDEX ASYNC ... WHERE
 )
 
+// NewestFeature is the date of the newest DSQL feature the rules know.
+var NewestFeature = partialIndexSince
+
 // DefaultConfig is the configuration RULES.md documents.
 func DefaultConfig() *Config {
 	return &Config{

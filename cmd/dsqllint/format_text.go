@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -24,7 +25,7 @@ func writeText(w io.Writer, r *result, fs []*finding, context int) error {
 
 func printPlain(w io.Writer, fset *token.FileSet, context int, pos, end token.Pos, message string) {
 	posn := fset.Position(pos)
-	fmt.Fprintf(w, "%s: %s\n", posn, message)
+	fmt.Fprintf(w, "%s:%d:%d: %s\n", shortPath(posn.Filename), posn.Line, posn.Column, message)
 	if context < 0 {
 		return
 	}
@@ -39,4 +40,22 @@ func printPlain(w io.Writer, fset *token.FileSet, context int, pos, end token.Po
 			fmt.Fprintf(w, "%d\t%s\n", i, lines[i-1])
 		}
 	}
+}
+
+// shortPath names a file the way go vet does: relative to the working
+// directory when that is shorter ("./x.go" for a file in it, "pkg/x.go",
+// "../x.go"), absolute otherwise.
+func shortPath(name string) string {
+	wd, err := os.Getwd()
+	if err != nil || !filepath.IsAbs(name) {
+		return name
+	}
+	rel, err := filepath.Rel(wd, name)
+	if err != nil || len(rel) >= len(name) {
+		return name
+	}
+	if filepath.Dir(rel) == "." {
+		return "." + string(filepath.Separator) + rel
+	}
+	return rel
 }

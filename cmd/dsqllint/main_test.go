@@ -335,3 +335,37 @@ func TestModuleStageOutputs(t *testing.T) {
 		}
 	}
 }
+
+// TestVersion: -version names the build and how new the rules' knowledge
+// of DSQL is.
+func TestVersion(t *testing.T) {
+	out, code := run(t, t.TempDir(), bin, "-version")
+	if code != 0 || !strings.HasPrefix(out, "dsqllint ") || !strings.Contains(out, "DSQL features through 2026-09-15") || strings.Contains(out, "\n\n") {
+		t.Errorf("exit %d, output %q", code, out)
+	}
+}
+
+// TestPaths: findings name files as go vet does, relative to the working
+// directory: "./m.go" in it, "sub/s.go" below it, "../m.go" above it.
+func TestPaths(t *testing.T) {
+	dir := module(t, "package m\n\nconst q = \"SELECT * FROM t FOR SHARE\"\n")
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sub", "s.go"), []byte("package sub\n\nconst q = \"SELECT * FROM t FOR SHARE\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := run(t, dir, bin, "./...")
+	for _, want := range []string{"\n./m.go:3:", "\nsub/s.go:3:"} {
+		if !strings.Contains("\n"+out, want) {
+			t.Errorf("in the module: output lacks %q:\n%s", strings.TrimPrefix(want, "\n"), out)
+		}
+	}
+	if strings.Contains(out, dir) {
+		t.Errorf("absolute paths printed:\n%s", out)
+	}
+	out, _ = run(t, filepath.Join(dir, "sub"), bin, "../...")
+	if !strings.Contains("\n"+out, "\n../m.go:3:") || !strings.Contains("\n"+out, "\n./s.go:3:") {
+		t.Errorf("from sub: want ../m.go and ./s.go:\n%s", out)
+	}
+}

@@ -58,11 +58,16 @@ func run(a *analysis.Analyzer, args []string) int {
 	fs.BoolVar(&o.timing, "timing", false, "print on stderr the time spent loading packages and analysing them, and the slowest packages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to `FILE`")
+	version := fs.Bool("version", false, "print dsqllint's version and the newest Aurora DSQL feature its rules know, and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitClean
 		}
 		return exitFailure
+	}
+	if *version {
+		fmt.Println(versionLine())
+		return exitClean
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -331,7 +336,7 @@ func applyFixes(fset *token.FileSet, fs []*finding, diff bool) int {
 			}
 		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "dsqllint: fixing %s: %v\n", name, err)
+			fmt.Fprintf(os.Stderr, "dsqllint: fixing %s: %v\n", shortPath(name), err)
 			code = exitFailure
 		}
 	}
