@@ -3,11 +3,13 @@ module github.com/dsqllint/dsqllint
 go 1.25.0
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/golangci/plugin-module-register v0.1.2
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/pganalyze/pg_query_go/v6 v6.2.5
 	github.com/prometheus/client_golang v1.24.1
 	go.yaml.in/yaml/v3 v3.0.4
+	golang.org/x/mod v0.39.0
 	golang.org/x/tools v0.49.0
 	google.golang.org/protobuf v1.36.11
 )
@@ -24,7 +26,6 @@ require (
 	github.com/prometheus/common v0.70.1 // indirect
 	github.com/prometheus/procfs v0.21.1 // indirect
 	github.com/rogpeppe/go-internal v1.16.0 // indirect
-	golang.org/x/mod v0.39.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.41.0 // indirect

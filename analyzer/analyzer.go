@@ -70,6 +70,9 @@ type settings struct {
 	flags *setFlags
 	// modules caches, per module root, the settings and schema in force.
 	modules *modules
+	// requiresDSQLLint says the module is dsqllint or requires it, so
+	// fixes may import its runtime packages.
+	requiresDSQLLint bool
 	// ifaces caches, per package, the module interfaces it sees
 	// (summarizeImpls).
 	ifaces *sync.Map

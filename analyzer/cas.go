@@ -23,7 +23,26 @@ func (c *checker) uncheckedCAS(q *queryCall) {
 	if how == "" {
 		return
 	}
-	c.reportGo("DSQL004", q.call.Pos(), q.call.End(), rules.UncheckedCASMessage(how, helper), c.execCASFix(q))
+	msg := rules.UncheckedCASMessage(how, helper)
+	fix, pkg := c.execCASFix(q)
+	if fix != nil && !c.canImport(pkg) {
+		// The fix would import a package the module cannot: say what to
+		// add rather than break the build.
+		fix = nil
+		msg += "; `go get " + pkg + "`, and -fix rewrites it"
+	}
+	c.reportGo("DSQL004", q.call.Pos(), q.call.End(), msg, fix)
+}
+
+// canImport reports whether the package may import path, a package of
+// dsqllint: it already does, or its module is dsqllint or requires it.
+func (c *checker) canImport(path string) bool {
+	for _, imp := range c.pass.Pkg.Imports() {
+		if imp.Path() == path {
+			return true
+		}
+	}
+	return c.settings.requiresDSQLLint
 }
 
 // resultUse says how the call's result is mishandled, or "" when the
@@ -161,32 +180,33 @@ func paramAt(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, arg ast.Exp
 
 // execCASFix rewrites `_, err := tx.ExecContext(ctx, q, args...)` (also
 // `_, err =`, and inside if) to `err := occ.ExecCAS(ctx, tx, q, args...)`,
-// and pgx `tx.Exec` to occpgx.ExecCAS, adding the import.
-func (c *checker) execCASFix(q *queryCall) *analysis.SuggestedFix {
+// and pgx `tx.Exec` to occpgx.ExecCAS, adding the import; pkg is the
+// package it imports.
+func (c *checker) execCASFix(q *queryCall) (fix *analysis.SuggestedFix, pkg string) {
 	assign, ok := q.parent.(*ast.AssignStmt)
 	if !ok || len(assign.Lhs) != 2 || len(q.call.Args) < 2 {
-		return nil
+		return nil, ""
 	}
 	if blank, ok := assign.Lhs[0].(*ast.Ident); !ok || blank.Name != "_" {
-		return nil
+		return nil, ""
 	}
 	sel, ok := q.call.Fun.(*ast.SelectorExpr)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	recv := c.pass.TypesInfo.TypeOf(sel.X)
-	var pkg, name string
+	var name string
 	switch {
 	case q.key == callee{pkgSQL, "ExecContext", true} && isNamed(recv, pkgSQL, "Tx", true):
 		pkg, name = pkgOCC, "occ"
 	case q.key == callee{pkgPGX, "Exec", true} && isNamed(recv, pkgPGX, "Tx", false):
 		pkg, name = pkgOCCPGX, "occpgx"
 	default:
-		return nil
+		return nil, ""
 	}
 	src := c.source(q.call.Pos())
 	if src == nil {
-		return nil
+		return nil, ""
 	}
 	text := func(n ast.Node) string {
 		return string(src[c.pass.Fset.Position(n.Pos()).Offset:c.pass.Fset.Position(n.End()).Offset])
@@ -209,7 +229,7 @@ func (c *checker) execCASFix(q *queryCall) *analysis.SuggestedFix {
 	if importEdit != nil {
 		edits = append(edits, *importEdit)
 	}
-	return &analysis.SuggestedFix{Message: "Use " + name + ".ExecCAS, which fails with ConditionFailedError unless one row changed", TextEdits: edits}
+	return &analysis.SuggestedFix{Message: "Use " + name + ".ExecCAS, which fails with ConditionFailedError unless one row changed", TextEdits: edits}, pkg
 }
 
 // isNamed reports whether t is pkg.name (or, with ptr, *pkg.name).
@@ -238,7 +258,10 @@ func (c *checker) fileOf(pos token.Pos) *ast.File {
 }
 
 // importName returns the name under which file refers to path, and the
-// edit that adds the import when the file lacks it.
+// edit that adds the import when the file lacks it, where goimports would:
+// after the import sharing the longest prefix with it, or in a group of
+// its own after the standard library's. (-fix then gofmts a file that was
+// gofmt-formatted, which sorts the group.)
 func (c *checker) importName(file *ast.File, path, name string) (string, *analysis.TextEdit) {
 	if file == nil {
 		return name, nil
@@ -254,13 +277,49 @@ func (c *checker) importName(file *ast.File, path, name string) (string, *analys
 	spec := strconv.Quote(path)
 	for _, d := range file.Decls {
 		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.IMPORT {
+		if !ok || g.Tok != token.IMPORT || len(g.Specs) == 0 {
 			continue
 		}
-		if g.Lparen.IsValid() {
-			return name, &analysis.TextEdit{Pos: g.Rparen, End: g.Rparen, NewText: []byte("\t" + spec + "\n")}
+		var best *ast.ImportSpec
+		n := -1
+		for _, s := range g.Specs {
+			is := s.(*ast.ImportSpec)
+			p, _ := strconv.Unquote(is.Path.Value)
+			if k := commonPrefix(p, path); k >= n {
+				best, n = is, k
+			}
 		}
-		return name, &analysis.TextEdit{Pos: g.End(), End: g.End(), NewText: []byte("\nimport " + spec)}
+		bestPath, _ := strconv.Unquote(best.Path.Value)
+		sep := "\n\t"
+		if stdPath(bestPath) {
+			sep = "\n\n\t" // a group of its own after the standard library
+		}
+		if g.Lparen.IsValid() {
+			return name, &analysis.TextEdit{Pos: best.End(), End: best.End(), NewText: []byte(sep + spec)}
+		}
+		// import "fmt" becomes a group.
+		src := c.source(g.Pos())
+		if src == nil {
+			return name, nil
+		}
+		old := string(src[c.pass.Fset.Position(best.Pos()).Offset:c.pass.Fset.Position(best.End()).Offset])
+		return name, &analysis.TextEdit{Pos: g.Pos(), End: g.End(), NewText: []byte("import (\n\t" + old + sep + spec + "\n)")}
 	}
 	return name, &analysis.TextEdit{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}
+}
+
+// commonPrefix is the length of the longest common prefix of a and b.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// stdPath reports a standard-library import path: no dot in its first
+// element.
+func stdPath(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	return !strings.Contains(first, ".")
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/dsqllint/dsqllint/catalog"
@@ -140,6 +141,7 @@ func (s *settings) load(root string) (*settings, error) {
 			return nil, fmt.Errorf("-%s: %v", k, err)
 		}
 	}
+	ms.requiresDSQLLint = requiresModule(root, dsqllintModule)
 	base := root
 	if base == "" {
 		if len(ms.schema) == 0 {
@@ -198,4 +200,34 @@ func (l *listFlag) Set(s string) error {
 		}
 	}
 	return nil
+}
+
+// dsqllintModule is this module's path: fixes that import its runtime
+// are offered only to modules that require it.
+const dsqllintModule = "github.com/dsqllint/dsqllint"
+
+// requiresModule reports whether the module at root is path or requires
+// it, by its go.mod.
+func requiresModule(root, path string) bool {
+	if root == "" {
+		return false
+	}
+	name := filepath.Join(root, "go.mod")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return false
+	}
+	f, err := modfile.ParseLax(name, data, nil)
+	if err != nil || f.Module == nil {
+		return false
+	}
+	if f.Module.Mod.Path == path {
+		return true
+	}
+	for _, r := range f.Require {
+		if r.Mod.Path == path {
+			return true
+		}
+	}
+	return false
 }

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	udiff "github.com/aymanbagabas/go-udiff"
 )
 
 var bin string
@@ -263,6 +265,14 @@ func TestFixExample(t *testing.T) {
 	if out, code := run(t, dir, "go", "build", "-mod=mod", "./..."); code != 0 {
 		t.Fatalf("fixed code does not build:\n%s", out)
 	}
+	if out, _ := run(t, dir, "gofmt", "-l", "."); out != "" {
+		t.Errorf("gofmt -l after -fix:\n%s", out)
+	}
+	// The runtime's import goes where goimports puts it: a group of its
+	// own after the standard library.
+	if tx, _ := os.ReadFile(filepath.Join(dir, "tx.go")); !strings.Contains(string(tx), "\t\"database/sql\"\n\n\t\"github.com/dsqllint/dsqllint/runtime/occ\"\n)") {
+		t.Errorf("tx.go's imports after -fix:\n%s", tx)
+	}
 	out, _ = run(t, dir, bin, "-json", "./...")
 	if strings.Contains(out, "suggested_fixes") || strings.Contains(out, "DSQL001") || strings.Contains(out, "DSQL002") || strings.Contains(out, "DSQL004") || strings.Contains(out, "DSQL009") {
 		t.Errorf("fixable findings left after -fix:\n%s", out)
@@ -367,5 +377,77 @@ func TestPaths(t *testing.T) {
 	out, _ = run(t, filepath.Join(dir, "sub"), bin, "../...")
 	if !strings.Contains("\n"+out, "\n../m.go:3:") || !strings.Contains("\n"+out, "\n./s.go:3:") {
 		t.Errorf("from sub: want ../m.go and ./s.go:\n%s", out)
+	}
+}
+
+// TestFixRealisticModule runs -fix as a new user would, on a module that
+// does not require dsqllint: several packages, an aligned const block,
+// grouped imports, migrations and query files. The module still builds
+// and vets, gofmt has nothing to say, the fix that would need dsqllint's
+// runtime is not made (the finding says what to add), a second -fix
+// changes nothing, and -diff showed exactly what -fix wrote.
+func TestFixRealisticModule(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "testdata/fixmod", dir)
+	before := snapshot(t, dir)
+	var diffs strings.Builder
+	for _, args := range [][]string{{"./..."}, {"db"}} {
+		out, code := run(t, dir, bin, append([]string{"-fix", "-diff"}, args...)...)
+		if code != 0 {
+			t.Fatalf("-fix -diff %s: exit %d\n%s", args[0], code, out)
+		}
+		diffs.WriteString(out)
+	}
+	if !equalMaps(before, snapshot(t, dir)) {
+		t.Fatal("-fix -diff wrote files")
+	}
+	for _, args := range [][]string{{"./..."}, {"db"}} {
+		if out, code := run(t, dir, bin, append([]string{"-fix"}, args...)...); code != 0 {
+			t.Fatalf("-fix %s: exit %d\n%s", args[0], code, out)
+		}
+	}
+	after := snapshot(t, dir)
+
+	// -diff equals the change: it is the unified diff of each changed
+	// file from before -fix to after, file by file.
+	var want strings.Builder
+	for _, name := range []string{"jobs/jobs.go", "store/store.go", "db/migrations/001_init.sql", "db/queries/jobs.sql"} {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		want.WriteString(udiff.Unified(name, name, before[path], after[path]))
+	}
+	if diffs.String() != want.String() {
+		t.Errorf("-diff printed:\n%s\nbut -fix changed:\n%s", diffs.String(), want.String())
+	}
+	changed := 0
+	for path, content := range after {
+		if content != before[path] {
+			changed++
+		}
+	}
+	if changed != 4 {
+		t.Errorf("-fix changed %d files, want 4 (jobs.go, store.go, the migration, the query file)", changed)
+	}
+
+	for _, cmd := range [][]string{{"go", "build", "./..."}, {"go", "vet", "./..."}} {
+		if out, code := run(t, dir, cmd[0], cmd[1:]...); code != 0 {
+			t.Errorf("%v after -fix: exit %d\n%s", cmd, code, out)
+		}
+	}
+	if out, _ := run(t, dir, "gofmt", "-l", "."); out != "" {
+		t.Errorf("gofmt -l after -fix:\n%s", out)
+	}
+	if !strings.Contains(after[filepath.Join(dir, "store", "store.go")], "purgeShards = \"DELETE FROM shards\"                                         // tests only") {
+		t.Errorf("the const block was not realigned:\n%s", after[filepath.Join(dir, "store", "store.go")])
+	}
+
+	out, _ := run(t, dir, bin, "./...")
+	if !strings.Contains(out, "store/store.go:41:12: DSQL004") || !strings.Contains(out, "`go get github.com/dsqllint/dsqllint/runtime/occ`, and -fix rewrites it") {
+		t.Errorf("the CAS finding should stay, saying what to add:\n%s", out)
+	}
+	for _, args := range [][]string{{"./..."}, {"db"}} {
+		run(t, dir, bin, append([]string{"-fix"}, args...)...)
+	}
+	if !equalMaps(after, snapshot(t, dir)) {
+		t.Error("a second -fix changed files")
 	}
 }

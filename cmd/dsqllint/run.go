@@ -16,7 +16,6 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/dsqllint/dsqllint/analyzer"
-	"github.com/dsqllint/dsqllint/fixer"
 	"github.com/dsqllint/dsqllint/rules"
 )
 
@@ -301,46 +300,6 @@ func checkSQL(a *analysis.Analyzer, args []string) (*result, int) {
 		res.diags = append(res.diags, diag{pkg: sqlPackage, Diagnostic: d})
 	}
 	return res, exitClean
-}
-
-// applyFixes applies the first suggested fix of every finding, to Go and
-// .sql files alike, or prints the diff with -diff.
-func applyFixes(fset *token.FileSet, fs []*finding, diff bool) int {
-	byFile := map[string][]fixer.Edit{}
-	for _, f := range fs {
-		if len(f.SuggestedFixes) == 0 {
-			continue
-		}
-		for _, e := range f.SuggestedFixes[0].TextEdits {
-			tf := fset.File(e.Pos)
-			byFile[tf.Name()] = append(byFile[tf.Name()], fixer.Edit{Start: tf.Offset(e.Pos), End: tf.Offset(e.End), New: string(e.NewText)})
-		}
-	}
-	names := make([]string, 0, len(byFile))
-	for name := range byFile {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	code := exitClean
-	for _, name := range names {
-		content, err := os.ReadFile(name)
-		if err == nil && diff {
-			var d string
-			if d, err = fixer.Diff(name, content, byFile[name]); err == nil {
-				fmt.Print(d)
-			}
-		} else if err == nil {
-			var fixed []byte
-			if fixed, err = fixer.Apply(content, byFile[name]); err == nil {
-				err = writeSameMode(name, fixed)
-			}
-		}
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "dsqllint: fixing %s: %v\n", shortPath(name), err)
-			code = exitFailure
-		}
-	}
-	return code
 }
 
 // writeSameMode replaces a file's content, keeping its permissions.
