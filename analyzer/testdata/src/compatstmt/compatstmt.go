@@ -49,3 +49,13 @@ func rowLimit(ctx context.Context, db *sql.DB, table, where string) {
 	db.ExecContext(ctx, "DELETE FROM sessions "+where)
 	db.ExecContext(ctx, fmt.Sprintf("DELETE FROM %s WHERE id = $1", table), 1)
 }
+
+func expressions(ctx context.Context, db *sql.DB, q string) {
+	db.QueryContext(ctx, "SELECT id FROM docs WHERE to_tsvector('english', body) @@ plainto_tsquery('english', $1)", q) // want `DSQL111 unsupported-expression: to_tsvector\('english', ...\) fails on Aurora DSQL` `DSQL111 unsupported-expression: plainto_tsquery`
+	db.QueryContext(ctx, "SELECT id FROM shops WHERE point(lng, lat) <@ circle(point($1, $2), $3)", 0, 0, 1)             // want `DSQL111 unsupported-expression: type point does not exist on Aurora DSQL` `DSQL111 unsupported-expression: type circle`
+
+	// Negatives: the words as names, and what DSQL evaluates.
+	db.QueryContext(ctx, "SELECT path, point FROM files WHERE path = $1", q)
+	db.QueryContext(ctx, "SELECT id FROM hosts WHERE $1::inet << '10.0.0.0/8'::inet", q)
+	fmt.Println("to_tsvector('english', body) is how PostgreSQL would do it")
+}
