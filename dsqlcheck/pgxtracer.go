@@ -40,7 +40,6 @@ func (t *tracer) state(conn *pgx.Conn) *txState {
 	return st
 }
 
-
 func (t *tracer) TraceQueryStart(ctx context.Context, conn *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
 	v := t.c.check(data.SQL)
 	t.start(conn, v, data.SQL)

@@ -313,7 +313,7 @@ type stmt struct {
 	sql  string
 }
 
-func (s *stmt) Close() error  { return s.base.Close() }
+func (s *stmt) Close() error { return s.base.Close() }
 func (s *stmt) NumInput() int {
 	if s.v.asyncDDL == noWaitForJobs {
 		return -1 // sys.wait_for_job's argument, which the translation drops
