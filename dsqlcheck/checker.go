@@ -34,6 +34,12 @@ type Finding struct {
 	Message string // the linter's message for that rule
 	SQL     string // the statement as executed
 	Caller  string // "file.go:123": first frame outside database/sql, pgx and dsqlcheck
+
+	// where the caller is, for the reports: its file's path, line and
+	// package.
+	file string
+	line int
+	pkg  string
 }
 
 type findingKey struct{ rule, sql, caller string }
@@ -217,7 +223,11 @@ func refusal(f rules.Finding) *Error {
 
 // record adds a finding, once per rule, statement and caller.
 func (c *Checker) record(rule, message, sql string) {
-	f := Finding{Rule: rule, Message: message, SQL: sql, Caller: caller()}
+	f := Finding{Rule: rule, Message: message, SQL: sql}
+	f.file, f.line, f.pkg = caller()
+	if f.file != "" {
+		f.Caller = fmt.Sprintf("%s:%d", filepath.Base(f.file), f.line)
+	}
 	k := findingKey{rule, sql, f.Caller}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -236,20 +246,30 @@ func (c *Checker) recordAll(v *verdict, sql string) {
 }
 
 // caller is the first frame outside database/sql, pgx, dsqlcheck and the
-// runtime: the program's line that ran the statement.
-func caller() string {
+// runtime: the program's line that ran the statement, and its package.
+func caller() (file string, line int, pkg string) {
 	var pcs [32]uintptr
 	n := runtime.Callers(3, pcs[:])
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		fr, more := frames.Next()
 		if !internalFrame(fr.Function) {
-			return fmt.Sprintf("%s:%d", filepath.Base(fr.File), fr.Line)
+			return fr.File, fr.Line, funcPackage(fr.Function)
 		}
 		if !more {
-			return ""
+			return "", 0, ""
 		}
 	}
+}
+
+// funcPackage is the package path of a frame's function name
+// ("example.com/app/store.(*Store).Claim" → "example.com/app/store").
+func funcPackage(fn string) string {
+	slash := strings.LastIndex(fn, "/")
+	if dot := strings.Index(fn[slash+1:], "."); dot >= 0 {
+		return fn[:slash+1+dot]
+	}
+	return fn
 }
 
 func internalFrame(fn string) bool {

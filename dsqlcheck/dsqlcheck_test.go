@@ -3,8 +3,10 @@ package dsqlcheck_test
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -417,3 +419,73 @@ type fakeTB struct {
 func (f *fakeTB) Helper()                           {}
 func (f *fakeTB) Cleanup(fn func())                 { f.cleanup = fn }
 func (f *fakeTB) Errorf(format string, args ...any) { f.failed += fmt.Sprintf(format, args...) }
+
+// BenchmarkPostgresTx is a transaction on a real PostgreSQL (read for
+// update, write by key, commit) with and without the checker: its cost
+// beside a database's.
+func BenchmarkPostgresTx(b *testing.B) {
+	for _, checked := range []bool{false, true} {
+		name := "bare"
+		if checked {
+			name = "checked"
+		}
+		b.Run(name, func(b *testing.B) {
+			c := dsqlcheck.New()
+			db, dsn := open(b, c)
+			if !checked {
+				bare, err := sql.Open("pgx", dsn)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer bare.Close()
+				db = bare
+			}
+			ctx := context.Background()
+			for b.Loop() {
+				tx, err := db.BeginTx(ctx, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var v int
+				if err := tx.QueryRowContext(ctx, "SELECT v FROM t WHERE id = $1 FOR UPDATE", 1).Scan(&v); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := tx.ExecContext(ctx, "UPDATE t SET v = $1 WHERE id = $2", v+1, 1); err != nil {
+					b.Fatal(err)
+				}
+				if err := tx.Commit(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestReports: the JSON and SARIF reports carry each finding at its
+// caller, in the dsqllint command's shapes.
+func TestReports(t *testing.T) {
+	c := dsqlcheck.New()
+	db, _ := open(t, c)
+	db.ExecContext(context.Background(), "SELECT v FROM t WHERE id = 1 FOR SHARE")
+	var js, sarif strings.Builder
+	if err := c.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var tree map[string]map[string][]struct{ Category, Posn, Message string }
+	if err := json.Unmarshal([]byte(js.String()), &tree); err != nil {
+		t.Fatal(err)
+	}
+	ds := tree["github.com/dsqllint/dsqllint/dsqlcheck_test"]["dsqllint"]
+	if len(ds) != 1 || ds[0].Category != "DSQL001" || !strings.Contains(ds[0].Posn, "dsqlcheck_test.go:") || !strings.HasSuffix(ds[0].Message, "\n\tSELECT v FROM t WHERE id = 1 FOR SHARE") {
+		t.Errorf("JSON:\n%s", js.String())
+	}
+	wd, _ := os.Getwd()
+	if err := c.WriteSARIF(&sarif, wd); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"version": "2.1.0"`, `"ruleId": "DSQL001"`, `"level": "error"`, `"uri": "dsqlcheck_test.go"`, `"id": "DSQL001"`} {
+		if !strings.Contains(sarif.String(), want) {
+			t.Errorf("SARIF lacks %s:\n%s", want, sarif.String())
+		}
+	}
+}
