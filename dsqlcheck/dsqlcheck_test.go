@@ -243,7 +243,7 @@ func TestReject(t *testing.T) {
 
 	// Isolation levels.
 	_, err = db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable})
-	refused(err, "0A000", "Unsupported isolation level")
+	refused(err, "0A000", "Unsupported isolation level: SERIALIZABLE")
 }
 
 // TestDSQLStatements: statements written for DSQL run on PostgreSQL.

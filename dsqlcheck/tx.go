@@ -3,6 +3,7 @@ package dsqlcheck
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/dsqllint/dsqllint/sqlparse"
@@ -127,9 +128,9 @@ func (c *Checker) isolation(level, sql string, reject bool) *Error {
 		return nil
 	}
 	c.record("DSQL009", message("DSQL009", "isolation level "+level+" makes the driver send BEGIN ISOLATION LEVEL, which Aurora DSQL rejects "+
-		"(0A000 Unsupported isolation level); DSQL runs every transaction at snapshot isolation (REPEATABLE READ): drop the option"), sql)
+		"(0A000 Unsupported isolation level: "+strings.ToUpper(level)+"); DSQL runs every transaction at snapshot isolation (REPEATABLE READ): drop the option"), sql)
 	if reject {
-		return &Error{Code: "0A000", Message: "Unsupported isolation level", Rule: "DSQL009"}
+		return &Error{Code: "0A000", Message: "Unsupported isolation level: " + strings.ToUpper(level), Rule: "DSQL009"}
 	}
 	return nil
 }
