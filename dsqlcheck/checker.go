@@ -33,7 +33,7 @@ type Finding struct {
 	Rule    string // "DSQL001"
 	Message string // the linter's message for that rule
 	SQL     string // the statement as executed
-	Caller  string // "file.go:123": first frame outside database/sql, pgx and dsqlcheck
+	Caller  string // "file.go:123": first frame outside database/sql, pgx and dsqlcheck (and ORMs)
 
 	// where the caller is, for the reports: its file's path, line and
 	// package.
@@ -281,8 +281,14 @@ func funcPackage(fn string) string {
 	return fn
 }
 
+// internalFrames are the packages between a program and its database:
+// drivers, query builders and ORMs.
+var internalFrames = []string{"database/sql.", "github.com/jackc/pgx/", "github.com/dsqllint/dsqllint/dsqlcheck.", "runtime.", "sync.",
+	"gorm.io/", "entgo.io/", "github.com/uptrace/bun", "github.com/jmoiron/sqlx", "github.com/Masterminds/squirrel",
+	"github.com/doug-martin/goqu", "xorm.io/", "github.com/go-pg/", "github.com/lib/pq"}
+
 func internalFrame(fn string) bool {
-	for _, p := range []string{"database/sql.", "github.com/jackc/pgx/", "github.com/dsqllint/dsqllint/dsqlcheck.", "runtime.", "sync."} {
+	for _, p := range internalFrames {
 		if strings.HasPrefix(fn, p) {
 			return !strings.HasPrefix(fn, "github.com/dsqllint/dsqllint/dsqlcheck_test.")
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -487,5 +488,18 @@ func TestReports(t *testing.T) {
 		if !strings.Contains(sarif.String(), want) {
 			t.Errorf("SARIF lacks %s:\n%s", want, sarif.String())
 		}
+	}
+}
+
+// TestGormModule runs the gorm test module (testdata/gormmod, a module of
+// its own so that dsqllint's does not depend on gorm) against a fresh
+// database: SQL gorm assembles at run time is checked like any other.
+func TestGormModule(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	cmd := exec.Command("go", "test", "-count=1", "./...")
+	cmd.Dir = "testdata/gormmod"
+	cmd.Env = append(os.Environ(), "DSQLCHECK_DSN="+dsn)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test in testdata/gormmod: %v\n%s", err, out)
 	}
 }
