@@ -16,7 +16,7 @@ import (
 var update = flag.Bool("update", false, "rewrite docs/dsqlcheck-conformance.md from this run")
 
 // conformance is a statement whose answer on Aurora DSQL is recorded in
-// the research notes (docs: "../shared/research/dsql-facts.md"): SQLSTATE
+// the rule pages (docs/rules), from a live cluster: SQLSTATE
 // and message, or "" for a statement DSQL runs.
 type conformance struct {
 	behaviour string
@@ -153,7 +153,7 @@ func TestConformance(t *testing.T) {
 	b.WriteString("# dsqlcheck conformance\n\n")
 	b.WriteString("Each statement below ran through `dsqlcheck.WithReject()` on PostgreSQL 16\n")
 	b.WriteString("(`go test ./dsqlcheck -run TestConformance`, which also checks this file).\n")
-	b.WriteString("\"DSQL\" is the answer recorded from Aurora DSQL in the project's research notes;\n")
+	b.WriteString("\"DSQL\" is the answer a live Aurora DSQL cluster gave (quoted in docs/rules);\n")
 	b.WriteString("\"dsqlcheck\" is what the test got. A row agrees when the SQLSTATE is the same and\n")
 	b.WriteString("the message is DSQL's, or when both run the statement.\n\n")
 	b.WriteString("| behaviour | statement | DSQL | dsqlcheck on PostgreSQL | agrees |\n|---|---|---|---|---|\n")
