@@ -283,7 +283,7 @@ func funcPackage(fn string) string {
 
 // internalFrames are the packages between a program and its database:
 // drivers, query builders and ORMs.
-var internalFrames = []string{"database/sql.", "github.com/jackc/pgx/", "github.com/dsqllint/dsqllint/dsqlcheck.", "runtime.", "sync.",
+var internalFrames = []string{"database/sql.", "github.com/jackc/pgx/", "github.com/dsqllint/dsqllint/dsqlcheck.", "github.com/dsqllint/dsqllint/runtime/", "runtime.", "sync.",
 	"gorm.io/", "entgo.io/", "github.com/uptrace/bun", "github.com/jmoiron/sqlx", "github.com/Masterminds/squirrel",
 	"github.com/doug-martin/goqu", "xorm.io/", "github.com/go-pg/", "github.com/lib/pq"}
 

@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -32,6 +33,12 @@ func openDB(tb testing.TB) *sql.DB {
 	db, err := sql.Open("pgx", pgtest.NewDatabase(tb))
 	if err != nil {
 		tb.Fatal(err)
+	}
+	if os.Getenv("DSQLCHECK") == "1" {
+		// Every statement through dsqlcheck, observing only: these tests
+		// use PostgreSQL's SERIALIZABLE and READ COMMITTED on purpose, to
+		// make conflicts DSQL makes otherwise. For the checker's cost.
+		db = checked(tb, db)
 	}
 	tb.Cleanup(func() { db.Close() })
 	mustExec(tb, db, "CREATE TABLE counter (id int PRIMARY KEY, n bigint NOT NULL)")
