@@ -355,13 +355,7 @@ func (c *checker) returnedConsts(fn *types.Func) []string {
 		if !ok {
 			return nil
 		}
-		scope := c.pass.Pkg.Scope()
-		for _, name := range scope.Names() {
-			tn, ok := scope.Lookup(name).(*types.TypeName)
-			if !ok || types.IsInterface(tn.Type()) {
-				continue
-			}
-			ptr := types.NewPointer(tn.Type())
+		for _, ptr := range pointerTypes(c.pass.Pkg) {
 			if !types.Implements(ptr, it) {
 				continue
 			}

@@ -742,13 +742,7 @@ func (c *checker) summarizeImpls(s *Summary) {
 		return
 	}
 	var ifaces []*types.Interface
-	scope := c.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || types.IsInterface(tn.Type()) {
-			continue
-		}
-		ptr := types.NewPointer(tn.Type())
+	for _, ptr := range pointerTypes(c.pass.Pkg) {
 		ms := types.NewMethodSet(ptr)
 		used := false
 		for i := range ms.Len() {
@@ -1073,4 +1067,17 @@ func (c *checker) key(fn *types.Func) string {
 	k := funcKey(fn)
 	c.keys[fn] = k
 	return k
+}
+
+// pointerTypes returns *T for every type T pkg declares that is no
+// interface: the method sets that may implement one.
+func pointerTypes(pkg *types.Package) []*types.Pointer {
+	var out []*types.Pointer
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !types.IsInterface(tn.Type()) {
+			out = append(out, types.NewPointer(tn.Type()))
+		}
+	}
+	return out
 }
