@@ -216,18 +216,9 @@ func refusal(f rules.Finding) *Error {
 		if m[2] != "" {
 			return &Error{Code: m[1], Message: m[2], Rule: f.Rule.ID}
 		}
-		if a, ok := answers[f.Rule.ID]; ok {
-			return &Error{Code: m[1], Message: a, Rule: f.Rule.ID}
-		}
 		return &Error{Code: m[1], Message: msg, Rule: f.Rule.ID}
 	}
 	return &Error{Code: "0A000", Message: msg, Rule: f.Rule.ID}
-}
-
-// answers are DSQL's messages for findings whose rule quotes only the
-// SQLSTATE.
-var answers = map[string]string{
-	"DSQL002": `syntax error at or near "LOCK"`,
 }
 
 // record adds a finding, once per rule, statement and caller.

@@ -13,7 +13,7 @@ var MySQLShareLock = register(&Rule{
 			if l.Strength != sqlparse.LockInShareMode || !locksRows(st, l) {
 				continue
 			}
-			report(l.Span, "LOCK IN SHARE MODE is MySQL syntax, a syntax error on PostgreSQL and Aurora DSQL (42601); "+
+			report(l.Span, "LOCK IN SHARE MODE is MySQL syntax, a syntax error on PostgreSQL and Aurora DSQL (42601 syntax error at or near \"LOCK\"); "+
 				"use FOR UPDATE, or drop the clause if every later write of this row is fenced", toForUpdate(ctx.Text, l))
 		}
 	},
