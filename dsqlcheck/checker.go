@@ -150,7 +150,6 @@ func (c *Checker) Verify(tb TB) {
 
 // verdict is what the rules say of one statement text, cached.
 type verdict struct {
-	script   *sqlparse.Script
 	findings []rules.Finding
 	refusal  *Error // the first finding DSQL refuses, as DSQL answers it
 	class    sqlparse.Class
@@ -167,7 +166,6 @@ func (c *Checker) check(text string) *verdict {
 	}
 	v := &verdict{}
 	s := sqlparse.Parse(text)
-	v.script = s
 	if s.Skipped == "" {
 		ctx := &rules.Context{Config: c.cfg, Style: s.Style, MaxParam: s.MaxParam, Fences: rules.NewFences()}
 		for _, f := range rules.Check(ctx, s) {

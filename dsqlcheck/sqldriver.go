@@ -179,13 +179,13 @@ func (k *conn) exec(ctx context.Context, query string, run func(text string) (dr
 		}
 	}
 	if err == nil {
-		k.sqlControl(v, query)
+		k.sqlControl(v)
 	}
 	return res, err
 }
 
 // sqlControl follows BEGIN and COMMIT written in SQL.
-func (k *conn) sqlControl(v *verdict, query string) {
+func (k *conn) sqlControl(v *verdict) {
 	switch v.class {
 	case classBegin:
 		k.st.begin()
@@ -251,7 +251,7 @@ func (k *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 		rows, err = q.QueryContext(ctx, query, args)
 	}
 	if err == nil {
-		k.sqlControl(v, query)
+		k.sqlControl(v)
 	}
 	return rows, err
 }
@@ -353,7 +353,7 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 		rows, err = s.base.Query(values(args)) //nolint:staticcheck // the driver offers nothing newer
 	}
 	if err == nil {
-		s.k.sqlControl(s.v, s.sql)
+		s.k.sqlControl(s.v)
 	}
 	return rows, err
 }
