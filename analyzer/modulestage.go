@@ -42,7 +42,7 @@ type Module struct {
 	passes   map[string][]Pass    // by caller
 	impls    map[string][]string  // interface method → implementations
 	closures map[string][]Closure // by paramKey(callee, arg)
-	returns  map[result][]Return
+	returns  map[result]Return
 	retried  map[string]bool
 	helpers  map[string]bool
 	// retriedBegins and fenced are what Overrules drops.
@@ -66,7 +66,7 @@ type result struct {
 // package's files (one go/packages load does).
 func JoinModule(fset *token.FileSet, sums []*Summary) *Module {
 	m := &Module{fset: fset, stmts: map[string][]stmtOf{}, passes: map[string][]Pass{}, impls: map[string][]string{},
-		closures: map[string][]Closure{}, returns: map[result][]Return{}, retried: map[string]bool{}, retriedBegins: map[token.Pos]bool{}}
+		closures: map[string][]Closure{}, returns: map[result]Return{}, retried: map[string]bool{}, retriedBegins: map[token.Pos]bool{}}
 	for _, s := range sums {
 		if s != nil {
 			m.sums = append(m.sums, s)
@@ -76,7 +76,7 @@ func JoinModule(fset *token.FileSet, sums []*Summary) *Module {
 	retried, unretried := map[string]bool{}, map[string]bool{}
 	for _, s := range m.sums {
 		for _, r := range s.Returns {
-			m.returns[result{r.Func, r.Result}] = append(m.returns[result{r.Func, r.Result}], r)
+			m.returns[result{r.Func, r.Result}] = r
 		}
 		for _, st := range s.Stmts {
 			m.stmts[st.Func] = append(m.stmts[st.Func], stmtOf{st, s})
@@ -302,8 +302,8 @@ func testSupport(path string) bool {
 // enough), and whether that is pgx's.
 func (m *Module) returned(fn string, k int) (pgx, ok bool) {
 	for _, f := range append([]string{fn}, m.impls[fn]...) {
-		if rs := m.returns[result{f, k}]; len(rs) > 0 {
-			return rs[0].PGX, true
+		if r, ok := m.returns[result{f, k}]; ok {
+			return r.PGX, true
 		}
 	}
 	return false, false
