@@ -1032,12 +1032,6 @@ func (c *checker) noteCallAssign(a *ast.AssignStmt, scope ast.Node, stack []ast.
 	c.callAssigns = append(c.callAssigns, ca)
 }
 
-// isTxType reports a transaction of database/sql, sqlx or pgx.
-func isTxType(t types.Type) bool {
-	return isNamed(t, pkgSQL, "Tx", true) || isNamed(t, pkgSQLX, "Tx", true) ||
-		isNamed(t, pkgPGX, "Tx", false) || isNamed(t, pkgPGXPool, "Tx", true)
-}
-
 // returnsWriteResult reports a call whose first result is a write's
 // result: database/sql's Result or pgx's CommandTag.
 func returnsWriteResult(info *types.Info, call *ast.CallExpr) bool {
