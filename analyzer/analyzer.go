@@ -227,6 +227,9 @@ type checker struct {
 	helpers map[*ast.FuncDecl]bool
 	// directives are the //dsqllint:ignore comments of the Go files.
 	directives []*directive
+	// fences is what the package's statements tell of their tables'
+	// coordination columns (rules.Fences), learned before any is judged.
+	fences *rules.Fences
 	// internal collects our own failures (recovered panics).
 	internal []error
 }
@@ -268,6 +271,7 @@ type heldLock struct {
 func (c *checker) lint(texts []*Text) {
 	cfg := c.settings.cfg
 	fences := rules.NewFences()
+	c.fences = fences
 	sqlFileCfg := cfg.ForSQLFile()
 	var parsed []*parsedText
 	locks := map[ast.Node][]heldLock{}

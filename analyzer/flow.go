@@ -494,7 +494,7 @@ func (c *checker) flow(scripts map[*Text]*sqlparse.Script) {
 			continue
 		}
 		for _, st := range s.Stmts {
-			if rules.IsCASWrite(cfg, st) {
+			if rules.IsCASWrite(cfg, c.fences, st) {
 				c.uncheckedCAS(q)
 				break
 			}

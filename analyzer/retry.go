@@ -38,7 +38,7 @@ func (c *checker) locksWithoutRetry(scripts map[*Text]*sqlparse.Script) {
 						what = "SELECT ... FOR UPDATE"
 					}
 				}
-				if what == "" && readFirst[q.scope] && rules.IsCASWrite(c.settings.cfg, st) {
+				if what == "" && readFirst[q.scope] && rules.IsCASWrite(c.settings.cfg, c.fences, st) {
 					what = "this read-modify-write"
 				}
 				if st.Kind == sqlparse.KindSelect {

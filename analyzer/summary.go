@@ -314,7 +314,7 @@ func (c *checker) summarizeStmts(s *Summary, scripts map[*Text]*sqlparse.Script)
 				continue
 			}
 			ps := ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Table: table, Keys: keys}
-			ps.CAS = rules.IsCASWrite(cfg, st)
+			ps.CAS = rules.IsCASWrite(cfg, c.fences, st)
 			ps.Write = !ps.CAS
 			ps.Text = c.textSpan(q.text)
 			s.Stmts = append(s.Stmts, ps)
@@ -817,7 +817,7 @@ func (c *checker) summarizeCAS(s *Summary, scripts map[*Text]*sqlparse.Script) {
 			continue
 		}
 		for _, st := range scripts[q.text].Stmts {
-			if rules.IsCASWrite(c.settings.cfg, st) {
+			if rules.IsCASWrite(c.settings.cfg, c.fences, st) {
 				s.CASResults = append(s.CASResults, CASResult{Func: key, Pos: q.call.Pos()})
 				break
 			}

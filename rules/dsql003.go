@@ -25,9 +25,16 @@ func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlpar
 		return
 	}
 	cfg := ctx.Config
-	learned := ctx.Fences.Of(w.Table.Name)
-	if w.Table.Unknown() {
-		learned = nil
+	var learned, named []string
+	if !w.Table.Unknown() {
+		learned, named = ctx.Fences.Of(w.Table.Name), ctx.Fences.Named(w.Table.Name)
+	}
+	// A state name the module writes but never compares is payload (an
+	// OAuth2 `state` stored by key). Version and owner names stay: the code
+	// compares what it read of them in Go.
+	payload := func(col string) bool {
+		return cfg.StateColumns.Has(col) && !cfg.FenceColumns.Has(col) && !cfg.OwnerColumns.Has(col) &&
+			!w.Table.Unknown() && ctx.Fences.Payload(w.Table.Name, col)
 	}
 	var coord []string
 	var evidence string // what makes the table coordination state
@@ -37,7 +44,7 @@ func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlpar
 		// a version, owner, expiry or state column, or when other
 		// statements fence it; then any DELETE and any UPDATE that sets
 		// one of those columns needs a fence.
-		cols := coordination(cfg, t)
+		cols := slices.DeleteFunc(coordination(cfg, t), func(c *catalog.Column) bool { return payload(c.Name) })
 		if len(cols) == 0 && len(learned) == 0 {
 			return // a data table
 		}
@@ -65,13 +72,25 @@ func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlpar
 			col = learned[0]
 		}
 	} else {
-		coord = coordinationColumns(cfg, w)
-		if len(learned) == 0 && len(coord) == 0 {
-			return // payload-only write of a data table
+		for _, c := range coordinationColumns(cfg, w) {
+			if !payload(c) {
+				coord = append(coord, c)
+			}
+		}
+		for _, a := range w.Sets {
+			if slices.Contains(learned, a.Column) && !slices.Contains(coord, a.Column) {
+				coord = append(coord, a.Column)
+			}
+		}
+		if len(coord) == 0 && (len(learned) == 0 || (w.Kind != sqlparse.KindDelete && len(named) == 0)) {
+			// A payload-only write of a data table; or of a table whose
+			// rows the module claims by usage, which only a DELETE or a
+			// write of the claimed columns can break.
+			return
 		}
 		col = suggestColumn(cfg, learned, coord)
 	}
-	if fenced(cfg, w, w.Where) || guardedAssignments(cfg, w, coord) {
+	if fenced(cfg, ctx.Fences, w, w.Where) || guardedAssignments(cfg, w, coord) {
 		return
 	}
 	if w.Kind == sqlparse.KindDelete && w.HasWhere && (hasRange(w.Where) || !pinsByValue(w.Where)) {

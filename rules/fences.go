@@ -7,15 +7,42 @@ import (
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
-// Fences records, per table, the columns on which some statement of the
-// package fences writes (or a schema declares a version column), so that a
-// write of the same table without that predicate is suspect.
+// Fences records what the statements of a package (or of a whole module)
+// tell about fencing, per table:
+//   - the configured version, owner and state columns some write fences on
+//     (or a schema declares);
+//   - by usage, whatever the names: the columns UPDATEs assign, the columns
+//     any statement compares, and the columns compared beside the key that
+//     pins a row. A column the module writes and compares beside the key
+//     (`SET worker = $1 ... WHERE worker IS NULL`, then `WHERE id = $2 AND
+//     worker = $3`) is mutable coordination state: comparing it fences a
+//     write. A configured name the module writes but never compares, on a
+//     table it never locks, is payload (an OAuth2 `state` stored by key).
 type Fences struct {
-	tables map[string][]string
+	tables map[string]*usage
+	// filtered are the names SELECTs look rows up by, whatever the table.
+	filtered map[string]bool
+}
+
+type usage struct {
+	named    []string        // configured columns some write fences on
+	written  map[string]bool // assigned by an UPDATE or ON CONFLICT DO UPDATE
+	compared map[string]bool // compared by any statement's WHERE
+	guarded  map[string]bool // compared beside the key that pins the row, in a write or a lock
+	locked   bool            // some SELECT locks its rows
 }
 
 // NewFences returns an empty record.
-func NewFences() *Fences { return &Fences{tables: map[string][]string{}} }
+func NewFences() *Fences { return &Fences{tables: map[string]*usage{}, filtered: map[string]bool{}} }
+
+func (f *Fences) table(name string) *usage {
+	u := f.tables[name]
+	if u == nil {
+		u = &usage{written: map[string]bool{}, compared: map[string]bool{}, guarded: map[string]bool{}}
+		f.tables[name] = u
+	}
+	return u
+}
 
 // Learn records what st tells about fencing.
 func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement) {
@@ -27,11 +54,26 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement) {
 			}
 		}
 	}
+	for _, l := range st.Locks {
+		if l.Select != nil && len(l.Select.Tables) == 1 && !l.Select.Tables[0].Unknown() {
+			u := f.table(l.Select.Tables[0].Name)
+			u.locked = true
+			u.learnWhere(l.Select.Where, nil)
+		}
+	}
+	for _, name := range st.Filters {
+		f.filtered[name] = true
+	}
 	w := st.Write
 	if w == nil || w.Table.Unknown() {
 		return
 	}
-	for _, col := range fenceColumns(cfg, w, w.Where) {
+	u := f.table(w.Table.Name)
+	for _, a := range w.Sets {
+		u.written[a.Column] = true
+	}
+	u.learnWhere(w.Where, w)
+	for _, col := range fenceColumns(cfg, nil, w, w.Where) {
 		// A CAS on an ordinary column (a rename: SET username = 'admin'
 		// WHERE username = 'root') fences that write but does not make the
 		// table coordination state.
@@ -41,29 +83,105 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement) {
 	}
 }
 
-func (f *Fences) add(table, col string) {
-	if !slices.Contains(f.tables[table], col) {
-		f.tables[table] = append(f.tables[table], col)
-		sort.Strings(f.tables[table])
+// learnWhere records the columns a lock's or a write's WHERE compares. A
+// column compared beside another that pins the row is a guard, unless the
+// write assigns it too (a CAS on itself: a rename, or `data IS DISTINCT
+// FROM $1`, fences that write but makes no coordination state) or the
+// comparison only rules a value out.
+func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write) {
+	n := 0
+	for _, c := range conds {
+		if c.Column != "" && !c.InSubquery {
+			n++
+		}
+	}
+	for _, c := range conds {
+		if c.Column == "" || c.InSubquery || !comparison(c.Op) {
+			continue
+		}
+		u.compared[c.Column] = true
+		// An equality alone pins the row (WHERE id = $1, WHERE name = $1):
+		// a key, not a guard.
+		sole := n == 1 && (c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn)
+		if !sole && !excludesOnly(c.Op) && (w == nil || !assigns(w, c.Column)) {
+			u.guarded[c.Column] = true
+		}
 	}
 }
 
-// Of returns the columns table is fenced on elsewhere.
+func (f *Fences) add(table, col string) {
+	u := f.table(table)
+	if !slices.Contains(u.named, col) {
+		u.named = append(u.named, col)
+		sort.Strings(u.named)
+	}
+}
+
+// Of returns the columns table is fenced on elsewhere: the configured
+// ones, then those its statements' usage shows.
 func (f *Fences) Of(table string) []string {
-	if f == nil {
+	if f == nil || f.tables[table] == nil {
 		return nil
 	}
-	return f.tables[table]
+	u := f.tables[table]
+	cols := slices.Clone(u.named)
+	for _, c := range u.guards() {
+		if !slices.Contains(cols, c) {
+			cols = append(cols, c)
+		}
+	}
+	return cols
+}
+
+// Named returns the configured columns table is fenced on elsewhere.
+func (f *Fences) Named(table string) []string {
+	if f == nil || f.tables[table] == nil {
+		return nil
+	}
+	return f.tables[table].named
+}
+
+// guards returns, sorted, the columns written and compared beside a key.
+func (u *usage) guards() []string {
+	var cols []string
+	for c := range u.guarded {
+		if u.written[c] {
+			cols = append(cols, c)
+		}
+	}
+	sort.Strings(cols)
+	return cols
+}
+
+// Guard reports whether usage makes col of table mutable coordination
+// state: the statements write it and compare it beside the row's key.
+func (f *Fences) Guard(table, col string) bool {
+	if f == nil || f.tables[table] == nil {
+		return false
+	}
+	u := f.tables[table]
+	return u.written[col] && u.guarded[col]
+}
+
+// Payload reports whether usage shows col of table to be payload whatever
+// its name: the statements write it, none compares it or looks rows up by
+// it, and nothing locks the table's rows.
+func (f *Fences) Payload(table, col string) bool {
+	if f == nil || f.tables[table] == nil {
+		return false
+	}
+	u := f.tables[table]
+	return u.written[col] && !u.compared[col] && !u.locked && !f.filtered[col]
 }
 
 // fenceColumns returns the columns of conds that fence the write w on its
 // target row, excluding lease-expiry guards (which fence, but are not a
 // column other writes are expected to compare). An OR fences only when
 // every branch does; its columns are not returned.
-func fenceColumns(cfg *Config, w *sqlparse.Write, conds []sqlparse.Cond) []string {
+func fenceColumns(cfg *Config, f *Fences, w *sqlparse.Write, conds []sqlparse.Cond) []string {
 	var cols []string
 	for _, c := range conds {
-		if isFence(cfg, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) {
+		if isFence(cfg, f, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) {
 			cols = append(cols, c.Column)
 		}
 	}
@@ -72,22 +190,22 @@ func fenceColumns(cfg *Config, w *sqlparse.Write, conds []sqlparse.Cond) []strin
 
 // fenced reports whether the WHERE of w compares, on the target row, a
 // column that makes the write a compare-and-swap (RULES.md "Fencing").
-func fenced(cfg *Config, w *sqlparse.Write, conds []sqlparse.Cond) bool {
+func fenced(cfg *Config, f *Fences, w *sqlparse.Write, conds []sqlparse.Cond) bool {
 	for _, c := range conds {
-		if isFence(cfg, w, c) {
+		if isFence(cfg, f, w, c) {
 			return true
 		}
 	}
 	return false
 }
 
-func isFence(cfg *Config, w *sqlparse.Write, c sqlparse.Cond) bool {
+func isFence(cfg *Config, f *Fences, w *sqlparse.Write, c sqlparse.Cond) bool {
 	if c.InSubquery {
 		return false
 	}
 	if c.Op == sqlparse.OpOr {
 		for _, branch := range c.Or {
-			if !fenced(cfg, w, branch) {
+			if !fenced(cfg, f, w, branch) {
 				return false
 			}
 		}
@@ -95,6 +213,12 @@ func isFence(cfg *Config, w *sqlparse.Write, c sqlparse.Cond) bool {
 	}
 	if c.Column == "" || c.Value == sqlparse.ValueColumn || c.Value == sqlparse.ValueOther {
 		return false
+	}
+	// A column the module writes and compares beside the key, whatever
+	// its name; `<> $me` takes the row from whoever holds it.
+	if !w.Table.Unknown() && f.Guard(w.Table.Name, c.Column) && comparison(c.Op) &&
+		!((c.Op == sqlparse.OpNe || c.Op == sqlparse.OpDistinct) && c.Value == sqlparse.ValueCaller) {
+		return true
 	}
 	owner := cfg.OwnerColumns.Has(c.Column)
 	switch {

@@ -65,8 +65,10 @@ WHERE toygres_cms.instances.create_orchestration_id = EXCLUDED.create_orchestrat
 		"UPDATE shards SET range_id = ? WHERE shard_id = ? IF range_id = ?", // CQL
 		"update shards set range_id=%d where shard_id=%d please",
 	}
+	// The store looks rows up by their state and schedule: they are state.
+	const lookups = "SELECT id FROM workflow_executions WHERE status = 'pending' AND sleep_until <= ? AND next_run_at <= ?"
 	for _, q := range report {
-		if got := ids(check(q)); got != "DSQL003" {
+		if got := ids(check(q, lookups)); got != "DSQL003" {
 			t.Errorf("want DSQL003 for %q, got %q", q, got)
 		}
 	}
@@ -74,6 +76,58 @@ WHERE toygres_cms.instances.create_orchestration_id = EXCLUDED.create_orchestrat
 		if got := ids(check(q)); got != "" {
 			t.Errorf("want no finding for %q, got %q: %v", q, got, check(q))
 		}
+	}
+}
+
+// Which columns fence a write is learned from what the statements write and
+// compare, whatever the columns are called.
+func TestUsageFences(t *testing.T) {
+	const (
+		claim     = "UPDATE items SET worker = $1, locked_until = $2 WHERE id = $3 AND worker IS NULL"
+		heartbeat = "UPDATE items SET locked_until = $1 WHERE id = $2 AND worker = $3"
+		complete  = "DELETE FROM items WHERE id = $1 AND worker = $2"
+		payload   = "UPDATE items SET payload = $1 WHERE id = $2"
+		evict     = "DELETE FROM items WHERE id = $1"
+		steal     = "UPDATE items SET worker = $1 WHERE id = $2"
+		due       = "SELECT id FROM items WHERE locked_until < now()"
+	)
+	if got := ids(check(claim, heartbeat, complete, payload, due)); got != "" {
+		t.Errorf("an owner the claim sets and the heartbeat compares fences it: %q", got)
+	}
+	// Without the claim nothing writes worker: the heartbeat's compare of
+	// it is a lookup, and locked_until, which the store looks rows up by,
+	// is written unfenced.
+	if got := ids(check(heartbeat, due)); got != "DSQL003" {
+		t.Errorf("heartbeat with no claim: %q", got)
+	}
+	fs := check(claim, heartbeat, evict, steal)
+	if ids(fs) != "DSQL003,DSQL003" || !strings.Contains(fs[0].Message, "DELETE from items has no compare-and-swap predicate, though other statements fence items on worker") ||
+		!strings.Contains(fs[1].Message, "UPDATE of items sets worker with no compare-and-swap") {
+		t.Errorf("key-only writes of a claimed table: %v", fs)
+	}
+	// Ruling a value out is no claim, and neither is a CAS of a column on
+	// itself: neither makes items coordination state.
+	for _, q := range []string{"UPDATE items SET worker = $1 WHERE id = $2 AND worker <> $1", "UPDATE items SET worker = $1 WHERE id = $2 AND worker = $3"} {
+		if got := ids(check(q, evict)); got != "" {
+			t.Errorf("%s: %q", q, got)
+		}
+	}
+
+	// A state name written by key and compared by nothing is payload: an
+	// OAuth2 request's `state` parameter.
+	const (
+		save = "UPDATE auth_requests SET client_id = $1, state = $2, nonce = $3 WHERE id = $4"
+		get  = "SELECT client_id, state, nonce FROM auth_requests WHERE id = $1"
+	)
+	if got := ids(check(save, get)); got != "" {
+		t.Errorf("an OAuth2 state parameter: %q", got)
+	}
+	if got := ids(check(save, "SELECT id FROM auth_requests WHERE state = $1")); got != "DSQL003" {
+		t.Errorf("a state the store looks rows up by: %q", got)
+	}
+	// A version name stays a fence even when only Go compares what was read.
+	if got := ids(check("UPDATE docs SET version = $1 WHERE id = $2")); got != "DSQL003" {
+		t.Errorf("version: %q", got)
 	}
 }
 

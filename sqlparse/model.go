@@ -167,6 +167,10 @@ type Statement struct {
 	Locks []*Lock
 	// Write is set for UPDATE, DELETE and upserts.
 	Write *Write
+	// Filters are the names, lower-cased, that a SELECT mentions after its
+	// first WHERE: which columns the code looks rows up by, whatever the
+	// table (the rules tell payload from state by it).
+	Filters []string
 	// Create is set for CREATE TABLE.
 	Create *CreateTable
 	// Changes are what a DDL statement does to the shape of tables

@@ -2,6 +2,7 @@ package sqlparse
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -179,10 +180,32 @@ func parseTokens(text string, toks []Token) *Statement {
 		st.KeywordSpan = Span{toks[first].Start, toks[first].End}
 		st.Span.Start = toks[first].Start
 	}
-	if tokenModel(st, text, toks, first) || tokenWrite(st, text, toks, first) || tokenLockedSelect(st, text, toks, first) {
-		return st
+	if !(tokenModel(st, text, toks, first) || tokenWrite(st, text, toks, first) || tokenLockedSelect(st, text, toks, first)) {
+		parseTree(st, text, toks, first)
 	}
-	return parseTree(st, text, toks, first)
+	if st.Kind == KindSelect {
+		st.Filters = filterNames(text, toks)
+	}
+	return st
+}
+
+// filterNames returns the identifiers after the first WHERE of toks.
+func filterNames(text string, toks []Token) []string {
+	var names []string
+	where := false
+	for _, t := range toks {
+		if t.Kind != TokIdent {
+			continue
+		}
+		w := strings.ToLower(strings.Trim(t.Text(text), `"`))
+		switch {
+		case !where:
+			where = w == "where"
+		case !slices.Contains(names, w):
+			names = append(names, w)
+		}
+	}
+	return names
 }
 
 // parseTree models a statement from pg_query's parse tree.

@@ -11,7 +11,10 @@ const (
 	// Fenced: the status it leaves is compared.
 	resetOrphaned = `UPDATE workflow_executions SET status = 'pending' WHERE namespace = ? AND status = 'running' AND id NOT IN (SELECT resource_id FROM leases WHERE kind = 'workflow' AND namespace = ?)`
 
-	updateCronLastRun = "UPDATE cron_jobs SET last_run_at = ?, next_run_at = ?, updated_at = ? WHERE id = ? AND namespace = ?" // want `DSQL003 unfenced-write: UPDATE of cron_jobs sets last_run_at, next_run_at`
+	// The schedule is state: the scheduler looks due jobs up by it. The
+	// time of the last run is only recorded, so it is payload.
+	getDueCronJobs    = "SELECT * FROM cron_jobs WHERE namespace = ? AND enabled = ? AND next_run_at <= ?"
+	updateCronLastRun = "UPDATE cron_jobs SET last_run_at = ?, next_run_at = ?, updated_at = ? WHERE id = ? AND namespace = ?" // want `DSQL003 unfenced-write: UPDATE of cron_jobs sets next_run_at with`
 
 	// Lease writes fenced by the owner, and a guarded bulk delete.
 	heartbeatLease = "UPDATE leases SET heartbeat_at = ?, expires_at = ? WHERE resource_id = ? AND worker_id = ?"
