@@ -10,6 +10,12 @@
 // writer legitimately won; 0A000 means the SQL is not supported; an error
 // during COMMIT that carries no SQLSTATE leaves the outcome unknown.
 //
+// ExecWithRetry does the same for a single statement, which outside a
+// transaction is a transaction of its own and loses conflicts just the same:
+// each attempt runs it in a fresh transaction, so the retries, options, hooks
+// and errors are RunTxWithRetry's. ExecWithRetryOpts takes the options, in a
+// slice before the query since the statement's arguments are variadic.
+//
 // # fn runs more than once
 //
 // fn must be free of external side effects. It may run several times, and

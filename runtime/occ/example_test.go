@@ -72,6 +72,58 @@ func ExampleRunTxWithRetryVoid() {
 	}
 }
 
+// A single statement outside a transaction is a transaction of its own, and
+// on Aurora DSQL it loses a conflict with SQLSTATE 40001 like any other: FOR
+// UPDATE does not make it wait its turn. ExecWithRetry runs it again.
+func ExampleExecWithRetry() {
+	db, err := sql.Open("pgx", os.Getenv("DATABASE_URL"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+
+	// The new value is computed in SQL from the row the statement reads, so
+	// a retry, on a fresh snapshot, adds one to the latest value.
+	res, err := occ.ExecWithRetry(context.Background(), db,
+		"UPDATE counters SET n = n + 1 WHERE id = $1", 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		fmt.Println("no counter 1")
+	}
+}
+
+// Options go in a slice before the query, since the statement's arguments
+// are variadic.
+func ExampleExecWithRetryOpts() {
+	db, err := sql.Open("pgx", os.Getenv("DATABASE_URL"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	opts := []occ.Option{ // build once, reuse for every call
+		occ.WithOperation("ClaimTask"),
+		occ.WithConfig(occ.RetryConfig{MaxRetries: 8, BaseDelay: 20 * time.Millisecond, MaxDelay: time.Second, JitterFactor: 1}),
+	}
+
+	res, err := occ.ExecWithRetryOpts(context.Background(), db, opts,
+		`WITH t AS (SELECT task_id FROM tasks WHERE queue = $1 AND owner IS NULL ORDER BY task_id LIMIT 1 FOR UPDATE)
+		 UPDATE tasks SET owner = $2 FROM t WHERE tasks.task_id = t.task_id`,
+		"default", "worker-7")
+	var exhausted *occ.RetriesExhaustedError
+	switch {
+	case errors.As(err, &exhausted):
+		log.Printf("gave up after %d conflicting attempts", exhausted.Attempts)
+	case err != nil:
+		log.Fatal(err)
+	default:
+		if n, _ := res.RowsAffected(); n == 1 {
+			fmt.Println("claimed a task") // side effects go after the call
+		}
+	}
+}
+
 // Hooks receive every step; count or log them without a metrics dependency
 // (package occprom turns them into Prometheus metrics).
 func ExampleWithHooks() {

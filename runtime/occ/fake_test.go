@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -33,8 +34,11 @@ type fakeDB struct {
 	commits      int
 	rollbacks    int
 	commitErrs   []error // one per COMMIT, in order; nil or missing commits
+	execErrs     []error // one per Exec, in order; nil or missing succeeds
 	rowsAffected int64   // for Exec
 	lastOpts     driver.TxOptions
+	execs        []string // each Exec's query, " in tx" if inside a transaction, and arguments
+	inTx         bool     // between BeginTx and Commit or Rollback; the tests are sequential
 }
 
 func (f *fakeDB) open() *sql.DB { return sql.OpenDB(fakeConnector{f}) }
@@ -63,10 +67,28 @@ func (c fakeConn) BeginTx(_ context.Context, opts driver.TxOptions) (driver.Tx, 
 	defer c.db.mu.Unlock()
 	c.db.begins++
 	c.db.lastOpts = opts
+	c.db.inTx = true
 	return fakeTx{c.db}, nil
 }
 
-func (c fakeConn) ExecContext(context.Context, string, []driver.NamedValue) (driver.Result, error) {
+func (c fakeConn) ExecContext(_ context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	c.db.mu.Lock()
+	defer c.db.mu.Unlock()
+	exec := query
+	if c.db.inTx {
+		exec += " in tx"
+	}
+	for _, a := range args {
+		exec += fmt.Sprintf(" %v", a.Value)
+	}
+	c.db.execs = append(c.db.execs, exec)
+	var err error
+	if len(c.db.execErrs) > 0 {
+		err, c.db.execErrs = c.db.execErrs[0], c.db.execErrs[1:]
+	}
+	if err != nil {
+		return nil, err
+	}
 	return driver.RowsAffected(c.db.rowsAffected), nil
 }
 
@@ -82,6 +104,7 @@ func (t fakeTx) Commit() error {
 	if err == nil {
 		t.db.commits++
 	}
+	t.db.inTx = false
 	return err
 }
 
@@ -89,6 +112,7 @@ func (t fakeTx) Rollback() error {
 	t.db.mu.Lock()
 	defer t.db.mu.Unlock()
 	t.db.rollbacks++
+	t.db.inTx = false
 	return nil
 }
 

@@ -41,14 +41,10 @@ type TxBeginner interface {
 // If fn panics, the transaction is rolled back and the panic continues.
 func RunTxWithRetry[T any](ctx context.Context, db TxBeginner, fn func(*sql.Tx) (T, error), opts ...Option) (T, error) {
 	s := retry.Resolve(opts)
-	d := sqlDriver{db: db}
-	switch o := s.TxOptions.(type) {
-	case nil:
-	case *sql.TxOptions:
-		d.opts = o
-	default:
+	d, err := newSQLDriver(db, s, "RunTxWithRetry")
+	if err != nil {
 		var zero T
-		return zero, fmt.Errorf("occ: RunTxWithRetry got transaction options of type %T; use occ.WithTxOptions", o)
+		return zero, err
 	}
 	return retry.Run(ctx, d, s, fn)
 }
@@ -74,6 +70,21 @@ func WithTxOptions(o *sql.TxOptions) Option {
 type sqlDriver struct {
 	db   TxBeginner
 	opts *sql.TxOptions
+}
+
+// newSQLDriver takes the transaction options from s, rejecting pgx's, which
+// occpgx.WithTxOptions would have put there. caller names the function for
+// the error.
+func newSQLDriver(db TxBeginner, s *retry.Settings, caller string) (sqlDriver, error) {
+	d := sqlDriver{db: db}
+	switch o := s.TxOptions.(type) {
+	case nil:
+	case *sql.TxOptions:
+		d.opts = o
+	default:
+		return d, fmt.Errorf("occ: %s got transaction options of type %T; use occ.WithTxOptions", caller, o)
+	}
+	return d, nil
 }
 
 func (d sqlDriver) Begin(ctx context.Context) (*sql.Tx, error) { return d.db.BeginTx(ctx, d.opts) }

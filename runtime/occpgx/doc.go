@@ -10,4 +10,9 @@
 // must not call Commit or Rollback; and it must return the errors it gets.
 // Do not use tx.Begin inside fn: pgx implements nested transactions with
 // SAVEPOINT, which Aurora DSQL rejects.
+//
+// ExecWithRetry (and ExecWithRetryOpts, which takes options) is
+// occ.ExecWithRetry for pgx: one statement, run again in a fresh transaction
+// when it loses a conflict, returning the committed attempt's
+// pgconn.CommandTag.
 package occpgx

@@ -63,6 +63,51 @@ func ExampleRunTxWithRetryVoid() {
 	}
 }
 
+// A single statement outside a transaction is a transaction of its own, and
+// on Aurora DSQL it loses a conflict with SQLSTATE 40001 like any other.
+// ExecWithRetry runs it again.
+func ExampleExecWithRetry() {
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, os.Getenv("DATABASE_URL"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer pool.Close()
+
+	// The new value is computed in SQL from the row the statement reads, so
+	// a retry, on a fresh snapshot, adds one to the latest value.
+	tag, err := occpgx.ExecWithRetry(ctx, pool, "UPDATE counters SET n = n + 1 WHERE id = $1", 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if tag.RowsAffected() == 0 {
+		fmt.Println("no counter 1")
+	}
+}
+
+// Options go in a slice before the query, since the statement's arguments
+// are variadic.
+func ExampleExecWithRetryOpts() {
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, os.Getenv("DATABASE_URL"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer pool.Close()
+	opts := []occ.Option{occ.WithOperation("ClaimTask")} // build once, reuse for every call
+
+	tag, err := occpgx.ExecWithRetryOpts(ctx, pool, opts,
+		`WITH t AS (SELECT task_id FROM tasks WHERE queue = $1 AND owner IS NULL ORDER BY task_id LIMIT 1 FOR UPDATE)
+		 UPDATE tasks SET owner = $2 FROM t WHERE tasks.task_id = t.task_id`,
+		"default", "worker-7")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if tag.RowsAffected() == 1 {
+		fmt.Println("claimed a task") // side effects go after the call
+	}
+}
+
 func ExampleWithTxOptions() {
 	ctx := context.Background()
 	pool, err := pgxpool.New(ctx, os.Getenv("DATABASE_URL"))

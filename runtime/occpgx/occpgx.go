@@ -32,14 +32,10 @@ type TxBeginner interface {
 // If fn panics, the transaction is rolled back and the panic continues.
 func RunTxWithRetry[T any](ctx context.Context, db TxBeginner, fn func(pgx.Tx) (T, error), opts ...occ.Option) (T, error) {
 	s := retry.Resolve(opts)
-	d := pgxDriver{db: db}
-	switch o := s.TxOptions.(type) {
-	case nil:
-	case pgx.TxOptions:
-		d.opts = o
-	default:
+	d, err := newPgxDriver(db, s, "RunTxWithRetry")
+	if err != nil {
 		var zero T
-		return zero, fmt.Errorf("occ: occpgx.RunTxWithRetry got transaction options of type %T; use occpgx.WithTxOptions", o)
+		return zero, err
 	}
 	return retry.Run(ctx, d, s, fn)
 }
@@ -84,6 +80,21 @@ func ExecCAS(ctx context.Context, tx pgx.Tx, query string, args ...any) error {
 type pgxDriver struct {
 	db   TxBeginner
 	opts pgx.TxOptions
+}
+
+// newPgxDriver takes the transaction options from s, rejecting
+// database/sql's, which occ.WithTxOptions would have put there. caller names
+// the function for the error.
+func newPgxDriver(db TxBeginner, s *retry.Settings, caller string) (pgxDriver, error) {
+	d := pgxDriver{db: db}
+	switch o := s.TxOptions.(type) {
+	case nil:
+	case pgx.TxOptions:
+		d.opts = o
+	default:
+		return d, fmt.Errorf("occ: occpgx.%s got transaction options of type %T; use occpgx.WithTxOptions", caller, o)
+	}
+	return d, nil
 }
 
 func (d pgxDriver) Begin(ctx context.Context) (pgx.Tx, error) { return d.db.BeginTx(ctx, d.opts) }
