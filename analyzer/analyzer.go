@@ -203,6 +203,9 @@ type checker struct {
 	// queries, begins and flow findings feed the Go-flow rules.
 	queries []*queryCall
 	begins  []*beginCall
+	// singles are the statements that lock outside any transaction and
+	// retry the package sees (singleLocks).
+	singles []SingleLock
 	// nonSQL are the constants and variables run through a non-SQL client
 	// (notsql.go).
 	nonSQL map[types.Object]bool

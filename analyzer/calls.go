@@ -39,6 +39,10 @@ var queryArgs = func() map[callee]int {
 		add(pgx, true, 2, "Prepare")
 	}
 	add("github.com/jackc/pgx/v5", true, 0, "Queue")
+	for _, occ := range []string{"github.com/dsqllint/dsqllint/runtime/occ", "github.com/dsqllint/dsqllint/runtime/occpgx"} {
+		add(occ, false, 2, "ExecWithRetry")
+		add(occ, false, 3, "ExecWithRetryOpts")
+	}
 	return m
 }()
 

@@ -100,7 +100,9 @@ func (c *checker) collect() []*Text {
 						t.Scope = scope
 						texts = append(texts, t)
 					}
-					c.queries = append(c.queries, &queryCall{call: n, key: key, text: t, scope: scope, parent: stack[len(stack)-2]})
+					closure, loops := c.retryContext(stack)
+					c.queries = append(c.queries, &queryCall{call: n, key: key, text: t, scope: scope, parent: stack[len(stack)-2],
+						retryClosure: closure, loops: loops, helper: c.closureHelperOf(scope, stack)})
 				}
 			case *ast.CompositeLit:
 				if db {

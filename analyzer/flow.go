@@ -25,6 +25,11 @@ type queryCall struct {
 	text   *Text // nil when the SQL is not known
 	scope  ast.Node
 	parent ast.Node // the node holding the call
+	// retryClosure, loops and helper are the call's retry context, as
+	// localCall's.
+	retryClosure bool
+	loops        []ast.Node
+	helper       string
 }
 
 // beginCall is a call that starts a transaction.
@@ -501,4 +506,5 @@ func (c *checker) flow(scripts map[*Text]*sqlparse.Script) {
 		}
 	}
 	c.locksWithoutRetry(scripts)
+	c.singleLocks(scripts)
 }

@@ -45,10 +45,11 @@ type Module struct {
 	returns  map[result]Return
 	retried  map[string]bool
 	helpers  map[string]bool
-	// retriedBegins and fenced are what Overrules drops.
-	retriedBegins map[token.Pos]bool
-	fenced        [][2]token.Pos
-	findings      []ModuleFinding
+	// retriedBegins, retriedSingles and fenced are what Overrules drops.
+	retriedBegins  map[token.Pos]bool
+	retriedSingles map[token.Pos]bool
+	fenced         [][2]token.Pos
+	findings       []ModuleFinding
 }
 
 // stmtOf is a statement and the summary of its package.
@@ -66,7 +67,7 @@ type result struct {
 // package's files (one go/packages load does).
 func JoinModule(fset *token.FileSet, sums []*Summary) *Module {
 	m := &Module{fset: fset, stmts: map[string][]stmtOf{}, passes: map[string][]Pass{}, impls: map[string][]string{},
-		closures: map[string][]Closure{}, returns: map[result]Return{}, retried: map[string]bool{}, retriedBegins: map[token.Pos]bool{}}
+		closures: map[string][]Closure{}, returns: map[result]Return{}, retried: map[string]bool{}, retriedBegins: map[token.Pos]bool{}, retriedSingles: map[token.Pos]bool{}}
 	for _, s := range sums {
 		if s != nil {
 			m.sums = append(m.sums, s)
@@ -115,6 +116,13 @@ func JoinModule(fset *token.FileSet, sums []*Summary) *Module {
 	for f := range retried {
 		m.retried[f] = !unretried[f]
 	}
+	for _, s := range m.sums {
+		for _, l := range s.SingleLocks {
+			if (l.Helper != "" && m.helpers[l.Helper]) || m.retried[l.Func] {
+				m.retriedSingles[l.Pos] = true
+			}
+		}
+	}
 	m.judge()
 	m.findings = append(m.findings, m.droppedCASResults()...)
 	sort.Slice(m.findings, func(i, j int) bool { return m.findings[i].Pos < m.findings[j].Pos })
@@ -128,7 +136,10 @@ func (m *Module) Findings() []ModuleFinding { return m.findings }
 func (m *Module) Overrules(d analysis.Diagnostic) bool {
 	switch d.Category {
 	case "DSQL005":
-		return len(d.Related) > 0 && m.retriedBegins[d.Related[0].Pos]
+		if len(d.Related) == 0 {
+			return m.retriedSingles[d.Pos]
+		}
+		return m.retriedBegins[d.Related[0].Pos]
 	case "DSQL003":
 		for _, sp := range m.fenced {
 			if sp[0] <= d.Pos && d.Pos < sp[1] {

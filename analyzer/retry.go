@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/types"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -58,6 +60,53 @@ func (c *checker) locksWithoutRetry(scripts map[*Text]*sqlparse.Script) {
 				analysis.RelatedInformation{Pos: b.call.Pos(), Message: BeginRelated})
 			break // once per transaction: the first statement that needs the retry
 		}
+	}
+}
+
+// poolTypes are the handles on which a statement runs outside any
+// transaction: DSQL runs it as a transaction of its own.
+var poolTypes = map[[2]string]bool{
+	{pkgSQL, "DB"}: true, {pkgSQL, "Conn"}: true,
+	{pkgSQLX, "DB"}: true, {pkgSQLX, "Conn"}: true,
+	{pkgPGXPool, "Pool"}: true, {pkgPGXPool, "Conn"}: true, {pkgPGX, "Conn"}: true,
+}
+
+// onPool reports whether call is a method call on a pool or connection
+// (never a transaction), and whether that handle is pgx's.
+func (c *checker) onPool(call *ast.CallExpr) (ok, pgx bool) {
+	x := callRecv(c.pass.TypesInfo, call)
+	if x == nil {
+		return false, false
+	}
+	t := c.pass.TypesInfo.TypeOf(x)
+	if p, isPtr := t.(*types.Pointer); isPtr {
+		t = p.Elem()
+	}
+	n, isNamed := t.(*types.Named)
+	if !isNamed || n.Obj().Pkg() == nil {
+		return false, false
+	}
+	path := n.Obj().Pkg().Path()
+	return poolTypes[[2]string{path, n.Obj().Name()}], strings.HasPrefix(path, pkgPGX)
+}
+
+// singleLocks reports DSQL005 for a statement holding FOR UPDATE (itself
+// or in a CTE) run on a pool outside any transaction and any 40001 retry:
+// DSQL runs it as its own transaction, which fails at commit like any
+// other. The module stage overrules it when every caller retries.
+func (c *checker) singleLocks(scripts map[*Text]*sqlparse.Script) {
+	for _, q := range c.queries {
+		s := scripts[q.text]
+		if s == nil || !slices.ContainsFunc(s.Stmts, locksForUpdate) {
+			continue
+		}
+		pool, pgx := c.onPool(q.call)
+		if !pool || q.retryClosure || c.anyMentionsRetry(q.loops) || c.callersRetry(q.scope) {
+			continue
+		}
+		key, _, _ := c.scopeFunc(q.scope)
+		c.singles = append(c.singles, SingleLock{Func: key, Helper: q.helper, Pos: q.call.Pos()})
+		c.reportGo("DSQL005", q.call.Pos(), q.call.End(), rules.SingleLockWithoutRetryMessage(execMethods[q.key], pgx), nil)
 	}
 }
 

@@ -58,6 +58,17 @@ type Summary struct {
 	// result is dropped.
 	CASResults []CASResult
 	Drops      []Drop
+	// SingleLocks are the statements that lock FOR UPDATE outside any
+	// transaction, reported as DSQL005 unless a caller retries.
+	SingleLocks []SingleLock
+}
+
+// SingleLock is a statement at Pos in Func that locks outside any
+// transaction; Helper, as HelperSite's, names the function of another
+// package whose closure holds it.
+type SingleLock struct {
+	Func, Helper string
+	Pos          token.Pos
 }
 
 // HelperSite is a Begin (at Pos) or a call (of Callee) in a closure
@@ -242,6 +253,7 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 	c.summarizeCAS(s, scripts)
 	c.summarizeImpls(s)
 	c.summarizeHelpers(s)
+	s.SingleLocks = c.singles
 	return s
 }
 

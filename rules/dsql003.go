@@ -99,6 +99,9 @@ func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlpar
 		// caller read.
 		return
 	}
+	if locksOwnTarget(st, w) {
+		return // WITH m AS (SELECT id ... FOR UPDATE) UPDATE t ... FROM m: the statement writes the rows it locked
+	}
 	if ctx.LockedBefore != nil && !w.Table.Unknown() && ctx.LockedBefore(st.Span.Start, w.Table.Name, keyColumns(w.Where)) {
 		return // the row was locked FOR UPDATE earlier in the same transaction
 	}
@@ -225,4 +228,24 @@ func tableName(t sqlparse.Table) string {
 		return "the table"
 	}
 	return t.Name
+}
+
+// locksOwnTarget reports a write that picks its rows through a FOR UPDATE
+// of its own table in the same statement (a CTE or subquery): it writes
+// only rows it read and locked, in the one transaction.
+func locksOwnTarget(st *sqlparse.Statement, w *sqlparse.Write) bool {
+	if w.Kind == sqlparse.KindInsert || w.Table.Unknown() {
+		return false
+	}
+	for _, l := range st.Locks {
+		if l.Strength != sqlparse.ForUpdate || l.Select == nil {
+			continue
+		}
+		for _, t := range l.Select.Tables {
+			if t.Name == w.Table.Name && t.Schema == w.Table.Schema {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -46,6 +46,8 @@ func TestUnfencedWrite(t *testing.T) {
 		"INSERT INTO leases (resource_id, worker_id) VALUES ($1, $2) ON CONFLICT (resource_id) DO UPDATE SET worker_id = EXCLUDED.worker_id",
 		"UPDATE leases SET worker_id = $1 WHERE resource_id = $2 AND worker_id <> $1",
 		"UPDATE leases SET worker_id = $1 WHERE resource_id = $2 AND EXISTS (SELECT 1 FROM shards WHERE range_id = $3)",
+		// The CTE locks another table's rows, not the ones written.
+		"WITH m AS (SELECT resource_id FROM leases WHERE kind = 'workflow' FOR UPDATE) UPDATE workflow_executions SET status = 'running' FROM m WHERE workflow_executions.id = m.resource_id",
 	}
 	quiet := []string{
 		"UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3",
@@ -56,6 +58,9 @@ func TestUnfencedWrite(t *testing.T) {
 		"DELETE FROM leases WHERE namespace = ? AND expires_at < ?",
 		"UPDATE workflow_executions SET status = 'pending' WHERE namespace = ? AND status = 'running' AND id NOT IN (SELECT resource_id FROM leases WHERE kind = 'workflow')",
 		"UPDATE workflow_steps SET output_data = $1 WHERE id = $2",
+		// The statement writes only the rows it locked itself.
+		"WITH m AS (SELECT id FROM workflow_executions WHERE status = 'pending' LIMIT 10 FOR UPDATE) UPDATE workflow_executions SET status = 'running' FROM m WHERE workflow_executions.id = m.id",
+		"UPDATE workflow_executions SET status = 'running' WHERE id IN (SELECT id FROM workflow_executions WHERE status = 'pending' LIMIT 10 FOR UPDATE)",
 		"UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3 AND (expires_at < now() OR worker_id = $1)",
 		"UPDATE jobs SET owner = $1 WHERE id = $2 AND owner IS NULL",
 		`INSERT INTO toygres_cms.instances (k8s_name, dns_name, state, create_orchestration_id) VALUES ($1, $2, 'creating', $3)

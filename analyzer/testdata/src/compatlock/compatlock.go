@@ -26,7 +26,7 @@ func lockTable(ctx context.Context, db *sql.DB) {
 	fmt.Println("LOCK TABLE accounts before calling pg_advisory_lock(1)")
 }
 
-func lockScope(ctx context.Context, db *sql.DB, ids []int64) {
+func lockScope(ctx context.Context, db *sql.Tx, ids []int64) {
 	db.QueryContext(ctx, "SELECT j.id FROM jobs j JOIN runs r ON r.job_id = j.id WHERE j.id = $1 FOR UPDATE", 1) // want `DSQL008 lock-scope: FOR UPDATE over a join of jobs, runs locks rows of more than one table`
 	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = ANY($1) FOR UPDATE", ids)                                 // want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins no row by key equality \(only IN\)`
 	db.QueryContext(ctx, "SELECT * FROM jobs WHERE run_at < now() ORDER BY run_at LIMIT 10 FOR UPDATE")          // want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins no row by key equality \(only a range\)`
@@ -42,7 +42,7 @@ func lockScope(ctx context.Context, db *sql.DB, ids []int64) {
 	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = ANY($1)", ids)
 }
 
-func waitPolicy(ctx context.Context, db *sql.DB) {
+func waitPolicy(ctx context.Context, db *sql.Tx) {
 	db.QueryContext(ctx, "SELECT id FROM jobs WHERE status = 'pending' ORDER BY run_at LIMIT 10 FOR UPDATE SKIP LOCKED") // want `DSQL006 lock-wait-policy: SKIP LOCKED skips nothing on Aurora DSQL`
 	db.QueryRowContext(ctx, "SELECT * FROM jobs WHERE id = $1 FOR UPDATE NOWAIT", 1)                                 // want `DSQL006 lock-wait-policy: NOWAIT never fires on Aurora DSQL`
 	db.QueryContext(ctx, jobsBase+" FOR UPDATE SKIP LOCKED")                                                        // want `DSQL006 lock-wait-policy: SKIP LOCKED`

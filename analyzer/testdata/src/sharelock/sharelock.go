@@ -36,7 +36,7 @@ func lockTaskQueue(ctx context.Context, tx *sql.Tx, hash, id int) error {
 	return err
 }
 
-func inCTE(ctx context.Context, db *sql.DB) {
+func inCTE(ctx context.Context, db *sql.Tx) {
 	db.ExecContext(ctx, "WITH s AS (SELECT shard_id FROM shards WHERE shard_id = $1 FOR SHARE) UPDATE shards SET owner = $2 FROM s WHERE shards.shard_id = s.shard_id AND shards.owner = $3") // want `DSQL001 share-lock: FOR SHARE`
 	db.QueryContext(ctx, "SELECT * FROM executions WHERE run_id IN (SELECT run_id FROM current_executions WHERE workflow_id = $1 for share)")                                                 // want `DSQL001 share-lock: FOR SHARE`
 	db.QueryContext(ctx, "(SELECT id FROM a WHERE k = $1 FOR UPDATE) UNION ALL (SELECT id FROM b WHERE k = $1 FOR SHARE)")                                                                    // want `DSQL001 share-lock: FOR SHARE`
@@ -54,7 +54,7 @@ func pgxNamed(ctx context.Context, conn *pgx.Conn) {
 	conn.QueryRow(ctx, "SELECT range_id FROM shards WHERE shard_id = @shard_id FOR SHARE") // want `DSQL001`
 }
 
-func sprintfTable(ctx context.Context, db *sql.DB, table string) {
+func sprintfTable(ctx context.Context, db *sql.Tx, table string) {
 	db.QueryContext(ctx, fmt.Sprintf("SELECT range_id FROM %s WHERE shard_id = %d FOR SHARE", table, 1)) // want `DSQL001`
 	db.QueryContext(ctx, fmt.Sprintf("SELECT range_id FROM %[1]s WHERE shard_id = $1 FOR UPDATE", table))
 }

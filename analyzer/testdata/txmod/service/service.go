@@ -193,3 +193,11 @@ func Order(ctx context.Context, db *sql.DB, id int) error {
 	}
 	return r.Commit()
 }
+
+// A single locking statement: one caller runs it bare, the other's in a
+// closure that another package's helper re-runs on 40001.
+func Fetch(ctx context.Context, db *sql.DB) error { return store.FetchJob(ctx, db) }
+
+func FetchRetried(ctx context.Context, db *sql.DB) error {
+	return retry.Do(ctx, func() error { return store.FetchJobRetried(ctx, db) })
+}

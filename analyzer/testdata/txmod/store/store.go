@@ -107,3 +107,19 @@ func ReadTask(ctx context.Context, tx *sql.Tx, id int, ordered bool) error {
 	_, err := tx.ExecContext(ctx, q, id)
 	return err
 }
+
+// fetchJobs locks in a CTE and writes, one statement on the pool.
+const fetchJobs = "WITH n AS (SELECT id FROM jobs WHERE state = 'available' LIMIT 1 FOR UPDATE) UPDATE jobs SET state = 'running' FROM n WHERE jobs.id = n.id"
+
+// FetchJob runs it outside any transaction: whether it is retried is for
+// its callers to say.
+func FetchJob(ctx context.Context, db *sql.DB) error {
+	_, err := db.ExecContext(ctx, fetchJobs) // want `DSQL005 lock-without-retry: this statement locks FOR UPDATE outside any transaction`
+	return err
+}
+
+// FetchJobRetried is the same, and its one caller re-runs it on 40001.
+func FetchJobRetried(ctx context.Context, db *sql.DB) error {
+	_, err := db.ExecContext(ctx, fetchJobs)
+	return err
+}

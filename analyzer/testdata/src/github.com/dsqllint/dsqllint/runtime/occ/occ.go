@@ -19,3 +19,6 @@ func RunTxWithRetryVoid(ctx context.Context, db TxBeginner, fn func(*sql.Tx) err
 	return nil
 }
 func ExecCAS(ctx context.Context, tx *sql.Tx, query string, args ...any) error { return nil }
+func ExecWithRetry(ctx context.Context, db TxBeginner, query string, args ...any) (sql.Result, error) {
+	return nil, nil
+}
