@@ -203,6 +203,9 @@ type checker struct {
 	// queries, begins and flow findings feed the Go-flow rules.
 	queries []*queryCall
 	begins  []*beginCall
+	// sinkQueries are the calls of the package's own query functions
+	// (sinks.go).
+	sinkQueries []*queryCall
 	// singles are the statements that lock outside any transaction and
 	// retry the package sees (singleLocks).
 	singles []SingleLock

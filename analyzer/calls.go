@@ -62,10 +62,15 @@ func calleeOf(info *types.Info, call *ast.CallExpr) (*types.Func, callee, bool) 
 // wraps sqlx with methods of sqlx's shape (Temporal's plugins:
 // `func (pdb *db) GetContext(ctx, dest any, query string, args ...any)`)
 // counts too; its variadic arguments tell it from a cache's Get.
-func dbtxCallee(fn *types.Func) (callee, bool) {
+//
+// A wrapper that takes more before the query (a shard, a name:
+// `GetContext(ctx, shardID int, dest any, query string, args ...any)`)
+// has it as the string just before its variadic arguments; shift says how
+// far right of the driver method's query argument that is.
+func dbtxCallee(fn *types.Func) (_ callee, shift int, _ bool) {
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok || sig.Recv() == nil || nonSQLClient(fn.Pkg().Path()) || dbPackages[fn.Pkg().Path()] {
-		return callee{}, false // (gocql's Session.Query runs CQL)
+		return callee{}, 0, false // (gocql's Session.Query runs CQL)
 	}
 	iface := types.IsInterface(sig.Recv().Type())
 	c := callee{pkgSQL, fn.Name(), true}
@@ -78,19 +83,27 @@ func dbtxCallee(fn *types.Func) (callee, bool) {
 	case "GetContext", "SelectContext", "Get", "Select", "NamedExecContext", "NamedQueryContext":
 		c.pkg = pkgSQLX
 	default:
-		return callee{}, false
+		return callee{}, 0, false
 	}
-	i := queryArgs[c]
-	if sig.Params().Len() <= i {
-		return callee{}, false
+	i, n := queryArgs[c], sig.Params().Len()
+	if n <= i {
+		return callee{}, 0, false
 	}
-	if b, ok := sig.Params().At(i).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
-		return callee{}, false
+	if !isStringType(sig.Params().At(i).Type()) {
+		if !sig.Variadic() || n-2 <= i || n-2-i > 2 || !isStringType(sig.Params().At(n-2).Type()) {
+			return callee{}, 0, false
+		}
+		shift = n - 2 - i
 	}
 	if !iface && !sig.Variadic() && !strings.HasPrefix(fn.Name(), "Named") {
-		return callee{}, false
+		return callee{}, 0, false
 	}
-	return c, true
+	return c, shift, true
+}
+
+func isStringType(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.String
 }
 
 // queryArg returns the SQL argument of a call to a known query method.
@@ -99,16 +112,21 @@ func queryArg(info *types.Info, call *ast.CallExpr) ast.Expr {
 	if !ok {
 		return nil
 	}
-	if d, ok := dbtxCallee(fn); ok {
-		c = d
+	shift := 0
+	if d, s, ok := dbtxCallee(fn); ok {
+		c, shift = d, s
 	}
-	return queryArgOf(c, call)
+	return queryArgAt(c, shift, call)
 }
 
 // queryArgOf is queryArg for a call whose callee is known.
-func queryArgOf(c callee, call *ast.CallExpr) ast.Expr {
-	if i, ok := queryArgs[c]; ok && i < len(call.Args) {
-		return call.Args[i]
+func queryArgOf(c callee, call *ast.CallExpr) ast.Expr { return queryArgAt(c, 0, call) }
+
+// queryArgAt is queryArgOf for a wrapper whose query sits shift arguments
+// right of the driver method's.
+func queryArgAt(c callee, shift int, call *ast.CallExpr) ast.Expr {
+	if i, ok := queryArgs[c]; ok && i+shift < len(call.Args) {
+		return call.Args[i+shift]
 	}
 	return nil
 }

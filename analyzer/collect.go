@@ -59,8 +59,9 @@ func (c *checker) collect() []*Text {
 				fn, key, ok := calleeOf(info, n)
 				var arg ast.Expr
 				if ok {
-					if d, isDBTX := dbtxCallee(fn); isDBTX {
-						key = d // a query method of an interface
+					shift := 0
+					if d, sh, isDBTX := dbtxCallee(fn); isDBTX {
+						key, shift = d, sh // a query method of an interface or a wrapper
 					}
 					if nonSQLClient(fn.Pkg().Path()) {
 						c.markNonSQLArgs(n)
@@ -75,7 +76,7 @@ func (c *checker) collect() []*Text {
 					}
 					if db {
 						c.observeCall(n, fn, key, stack, scope)
-						arg = queryArgOf(key, n)
+						arg = queryArgAt(key, shift, n)
 						if scope != nil && (c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
 							closure, loops := c.retryContext(stack)
 							c.outCalls = append(c.outCalls, outCall{scope, n, stack[len(stack)-2], c.key(fn), closure, loops, c.closureHelperOf(scope, stack), isInterfaceMethod(fn)})
@@ -102,7 +103,7 @@ func (c *checker) collect() []*Text {
 					}
 					closure, loops := c.retryContext(stack)
 					c.queries = append(c.queries, &queryCall{call: n, key: key, text: t, scope: scope, parent: stack[len(stack)-2],
-						retryClosure: closure, loops: loops, helper: c.closureHelperOf(scope, stack)})
+						retryClosure: closure, loops: loops, helper: c.closureHelperOf(scope, stack), arg: arg})
 				}
 			case *ast.CompositeLit:
 				if db {
@@ -149,6 +150,9 @@ func (c *checker) collect() []*Text {
 			}
 			return true
 		})
+	}
+	if db {
+		texts = append(texts, c.sinkCalls()...)
 	}
 	return texts
 }

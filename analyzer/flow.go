@@ -30,6 +30,19 @@ type queryCall struct {
 	retryClosure bool
 	loops        []ast.Node
 	helper       string
+	// arg is the argument that holds the text; via is, for a call of one
+	// of the package's own query functions (sinks.go), the query call
+	// inside it that runs the text.
+	arg ast.Expr
+	via *queryCall
+}
+
+// base returns the driver call that runs q's text.
+func (q *queryCall) base() *queryCall {
+	for q.via != nil {
+		q = q.via
+	}
+	return q
 }
 
 // beginCall is a call that starts a transaction.

@@ -24,8 +24,8 @@ func (c *checker) locksWithoutRetry(scripts map[*Text]*sqlparse.Script) {
 		}
 		aliases := c.txAliases(b.tx)
 		readFirst := map[ast.Node]bool{} // scopes that already read on the tx
-		for _, q := range c.queries {
-			recv := receiverObj(c.pass.TypesInfo, q.call)
+		for _, q := range c.allQueries() {
+			recv := receiverObj(c.pass.TypesInfo, q.base().call)
 			if recv == nil || !aliases[recv] {
 				continue
 			}
@@ -95,13 +95,13 @@ func (c *checker) onPool(call *ast.CallExpr) (ok, pgx bool) {
 // DSQL runs it as its own transaction, which fails at commit like any
 // other. The module stage overrules it when every caller retries.
 func (c *checker) singleLocks(scripts map[*Text]*sqlparse.Script) {
-	for _, q := range c.queries {
+	for _, q := range c.allQueries() {
 		s := scripts[q.text]
 		if s == nil || !slices.ContainsFunc(s.Stmts, locksForUpdate) {
 			continue
 		}
-		pool, pgx := c.onPool(q.call)
-		if !pool || q.retryClosure || c.anyMentionsRetry(q.loops) || c.callersRetry(q.scope) {
+		pool, pgx := c.onPool(q.base().call)
+		if !pool || c.queryRetried(q) {
 			continue
 		}
 		key, _, _ := c.scopeFunc(q.scope)

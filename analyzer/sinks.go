@@ -1,0 +1,144 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"sort"
+)
+
+// sinkCalls finds the package's own query functions by data flow, the way
+// the printf pass finds printf wrappers: a function whose string parameter
+// reaches the query argument of a query call (`tx.Exec(ctx, query,
+// args...)`) runs SQL at that parameter, on the handle that call runs on,
+// whatever the function is called and wherever the parameter sits
+// (`execLock(ctx, okIfNone, query, args...)`). Its calls in the package are
+// query calls too: sinkQueries records them for the flow rules, with the
+// call inside the function that runs the text, and the texts they pass
+// are returned as references (the SQL itself is reported where it is
+// written). Sinks of sinks are followed three calls deep.
+func (c *checker) sinkCalls() []*Text {
+	params := c.stringParams()
+	if len(params) == 0 {
+		return nil
+	}
+	// The calls of package functions, in source order.
+	var calls []localCall
+	var scopes []ast.Node
+	for scope, lcs := range c.calls {
+		for _, lc := range lcs {
+			calls = append(calls, lc)
+			scopes = append(scopes, scope)
+		}
+	}
+	order := make([]int, len(calls))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return calls[order[a]].pos < calls[order[b]].pos })
+
+	type sink struct {
+		fd  *ast.FuncDecl
+		arg int
+	}
+	sinks := map[sink]*queryCall{}
+	var texts []*Text
+	frontier := c.queries
+	for depth := 0; depth < 3 && len(frontier) > 0; depth++ {
+		added := map[sink]*queryCall{}
+		for _, q := range frontier {
+			id, ok := ast.Unparen(q.arg).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			p, ok := params[c.pass.TypesInfo.Uses[id]]
+			if !ok {
+				continue
+			}
+			if _, seen := sinks[sink{p.fd, p.index}]; !seen {
+				sinks[sink{p.fd, p.index}] = q
+				added[sink{p.fd, p.index}] = q
+			}
+		}
+		var next []*queryCall
+		for _, i := range order {
+			lc, scope := calls[i], scopes[i]
+			for sk, inner := range added {
+				if lc.fn != sk.fd || sk.arg >= len(lc.call.Args) || lc.call.Ellipsis != token.NoPos && sk.arg == len(lc.call.Args)-1 {
+					continue
+				}
+				arg := lc.call.Args[sk.arg]
+				t := c.textOf(arg)
+				if t == nil {
+					t = c.refText(arg)
+				}
+				if t == nil {
+					t = c.indirectText(arg)
+				}
+				if t != nil {
+					t.Known, t.Ref, t.Scope = true, true, scope
+					texts = append(texts, t)
+				}
+				sq := &queryCall{call: lc.call, key: inner.key, text: t, scope: scope, parent: lc.parent,
+					retryClosure: lc.retryClosure, loops: lc.loops, helper: lc.helper, via: inner, arg: arg}
+				c.sinkQueries = append(c.sinkQueries, sq)
+				next = append(next, sq)
+			}
+		}
+		frontier = next
+	}
+	return texts
+}
+
+// stringParam is a string parameter of a package function.
+type stringParam struct {
+	fd    *ast.FuncDecl
+	index int
+}
+
+// stringParams maps the string parameters of the package's functions to
+// where they sit.
+func (c *checker) stringParams() map[types.Object]stringParam {
+	out := map[types.Object]stringParam{}
+	for _, fd := range c.funcs {
+		i := 0
+		for _, field := range fd.Type.Params.List {
+			isString := false
+			if b, ok := c.pass.TypesInfo.TypeOf(field.Type).(*types.Basic); ok && b.Kind() == types.String {
+				isString = true
+			}
+			if len(field.Names) == 0 {
+				i++
+				continue
+			}
+			for _, name := range field.Names {
+				if obj := c.pass.TypesInfo.Defs[name]; obj != nil && isString {
+					out[obj] = stringParam{fd, i}
+				}
+				i++
+			}
+		}
+	}
+	return out
+}
+
+// allQueries returns the driver's query calls, then the calls of the
+// package's own query functions.
+func (c *checker) allQueries() []*queryCall {
+	if len(c.sinkQueries) == 0 {
+		return c.queries
+	}
+	return append(slices.Clip(c.queries), c.sinkQueries...)
+}
+
+// queryRetried reports whether a retry in the package covers q, or any
+// query function call it goes through.
+func (c *checker) queryRetried(q *queryCall) bool {
+	for ; q != nil; q = q.via {
+		if q.retryClosure || c.anyMentionsRetry(q.loops) || c.callersRetry(q.scope) {
+			return true
+		}
+	}
+	return false
+}
