@@ -194,10 +194,12 @@ type checker struct {
 	// defs maps local variables defined once to their initial value, to
 	// follow q := "..."; tx.Exec(q).
 	defs map[types.Object]ast.Expr
-	// appends are the constants added to such a variable afterwards
-	// (`if forUpdate { q += " FOR UPDATE" }`): its text is read with all
-	// of them, the fullest of its variants.
-	appends map[types.Object][]ast.Expr
+	// appends are the strings known at analysis time added to such a
+	// variable afterwards (`if forUpdate { q += " FOR UPDATE" }`, `q += " "
+	// + lock` with lock a dialect's clause): its text is read with all of
+	// them, the fullest of its variants. A strings.Builder's WriteString
+	// calls are kept the same way, under the builder.
+	appends map[types.Object][]string
 	// constReturns caches the constant strings a function returns.
 	constReturns map[*types.Func][]string
 	// queries, begins and flow findings feed the Go-flow rules.

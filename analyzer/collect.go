@@ -28,7 +28,7 @@ func (c *checker) collect() []*Text {
 	c.calls = map[ast.Node][]localCall{}
 	c.uses = map[types.Object][]*Text{}
 	c.defs = map[types.Object]ast.Expr{}
-	c.appends = map[types.Object][]ast.Expr{}
+	c.appends = map[types.Object][]string{}
 	c.loops = map[ast.Node]bool{}
 	c.helpers = map[*ast.FuncDecl]bool{}
 	c.nonSQL = map[types.Object]bool{}
@@ -76,6 +76,7 @@ func (c *checker) collect() []*Text {
 					}
 					if db {
 						c.observeCall(n, fn, key, stack, scope)
+						c.observeWrite(n)
 						arg = queryArgAt(key, shift, n)
 						if scope != nil && (c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
 							closure, loops := c.retryContext(stack)

@@ -332,14 +332,86 @@ func (c *checker) observeAssign(a *ast.AssignStmt) {
 			}
 		}
 		if obj := c.pass.TypesInfo.Uses[id]; obj != nil {
-			if _, ok := c.defs[obj]; ok && a.Tok == token.ADD_ASSIGN && len(a.Rhs) == 1 && c.constString(a.Rhs[0]) != nil {
-				c.appends[obj] = append(c.appends[obj], a.Rhs[0])
-				continue
+			if _, ok := c.defs[obj]; ok && a.Tok == token.ADD_ASSIGN && len(a.Rhs) == 1 {
+				if v, ok := c.knownString(a.Rhs[0], 0); ok {
+					c.appends[obj] = append(c.appends[obj], v)
+					continue
+				}
 			}
 			delete(c.defs, obj)
 			delete(c.appends, obj)
 		}
 	}
+}
+
+// knownString returns the value of a string expression known at analysis
+// time: a constant, the longest constant a package function or a method
+// the package implements returns (a dialect's LockClause()), a local
+// variable defined once from one, or a concatenation of these.
+func (c *checker) knownString(e ast.Expr, depth int) (string, bool) {
+	if v := c.constString(e); v != nil {
+		return *v, true
+	}
+	if depth > 3 {
+		return "", false
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		if x.Op != token.ADD {
+			return "", false
+		}
+		l, ok1 := c.knownString(x.X, depth+1)
+		r, ok2 := c.knownString(x.Y, depth+1)
+		return l + r, ok1 && ok2
+	case *ast.Ident:
+		if def, ok := c.defs[c.pass.TypesInfo.Uses[x]]; ok {
+			return c.knownString(def, depth+1)
+		}
+	case *ast.CallExpr:
+		return c.constResult(x)
+	}
+	return "", false
+}
+
+// builderOf returns the strings.Builder (or bytes.Buffer) variable whose
+// method named method the call is, or nil.
+func (c *checker) builderOf(call *ast.CallExpr, method string) types.Object {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != method {
+		return nil
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	obj := c.pass.TypesInfo.Uses[id]
+	if obj == nil {
+		return nil
+	}
+	t := obj.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil &&
+		(n.Obj().Pkg().Path() == "strings" && n.Obj().Name() == "Builder" || n.Obj().Pkg().Path() == "bytes" && n.Obj().Name() == "Buffer") {
+		return obj
+	}
+	return nil
+}
+
+// observeWrite keeps what a strings.Builder is given: b.WriteString(x)
+// with x known; anything unknown ends what is known of the builder.
+func (c *checker) observeWrite(call *ast.CallExpr) {
+	b := c.builderOf(call, "WriteString")
+	if b == nil || len(call.Args) != 1 {
+		return
+	}
+	if v, ok := c.knownString(call.Args[0], 0); ok {
+		c.appends[b] = append(c.appends[b], v)
+		return
+	}
+	// An unknown piece (a table name, a list): it stands for a name.
+	c.appends[b] = append(c.appends[b], " "+sqlparse.HoleIdent+" ")
 }
 
 // indirectText returns the SQL of a query argument that is a fmt.Sprintf
@@ -350,7 +422,11 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 	var sql *Text
 	switch a := arg.(type) {
 	case *ast.CallExpr:
-		if fn, _, ok := calleeOf(c.pass.TypesInfo, a); ok && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(a.Args) > 0 {
+		if b := c.builderOf(a, "String"); b != nil && len(c.appends[b]) > 0 {
+			var tb textBuilder
+			tb.opaque(strings.Join(c.appends[b], ""), arg)
+			sql = tb.text()
+		} else if fn, _, ok := calleeOf(c.pass.TypesInfo, a); ok && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(a.Args) > 0 {
 			if v := c.constString(a.Args[0]); v != nil {
 				var b textBuilder
 				b.opaque(*v, arg)
@@ -378,8 +454,8 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 				s = *v
 			}
 			if s != "" {
-				for _, e := range c.appends[obj] {
-					s += *c.constString(e)
+				for _, v := range c.appends[obj] {
+					s += v
 				}
 				var b textBuilder
 				b.opaque(s, arg)
@@ -394,6 +470,12 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 				var b textBuilder
 				b.opaque(*v, arg)
 				sql = b.text()
+			} else if _, isCall := ast.Unparen(def).(*ast.CallExpr); isCall {
+				if t := c.indirectText(def); t != nil { // q := fmt.Sprintf(...)
+					var b textBuilder
+					b.opaque(t.SQL, arg)
+					sql = b.text()
+				}
 			}
 		}
 	}

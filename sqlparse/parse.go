@@ -189,6 +189,40 @@ func parseTokens(text string, toks []Token) *Statement {
 	return st
 }
 
+// lenient returns text with what breaks PostgreSQL's parse but not the
+// statement's meaning blanked out, offsets kept: a piece known only at run
+// time that stands for nothing or completes a list (`IN (?%s)` with %s
+// = ",?,?"; a whole optional clause), and MySQL's `LIMIT offset, count`
+// second operand. ok is false when there is nothing to blank.
+func lenient(text string, toks []Token) (string, bool) {
+	var blank []Span
+	for i, t := range toks {
+		switch {
+		case t.Kind == TokIdent && text[t.Start:t.End] == HoleIdent:
+			blank = append(blank, Span{t.Start, t.End})
+		case t.Kind == TokIdent && strings.EqualFold(text[t.Start:t.End], "limit"):
+			v := significant(toks, i+1, 1)
+			comma := significant(toks, v+1, 1)
+			if v < 0 || comma < 0 || toks[comma].Kind != TokPunct || text[toks[comma].Start] != ',' {
+				continue
+			}
+			if end := significant(toks, comma+1, 1); end >= 0 {
+				blank = append(blank, Span{toks[comma].Start, toks[end].End})
+			}
+		}
+	}
+	if len(blank) == 0 {
+		return "", false
+	}
+	buf := []byte(text)
+	for _, sp := range blank {
+		for i := sp.Start; i < sp.End; i++ {
+			buf[i] = ' '
+		}
+	}
+	return string(buf), true
+}
+
 // filterNames returns the identifiers after the first WHERE of toks.
 func filterNames(text string, toks []Token) []string {
 	var names []string
@@ -211,6 +245,15 @@ func filterNames(text string, toks []Token) []string {
 // parseTree models a statement from pg_query's parse tree.
 func parseTree(st *Statement, text string, toks []Token, first int) *Statement {
 	res, err := pg.Parse(dsqlSyntax(text, toks))
+	if err != nil {
+		// Run-time pieces and MySQL forms that break the parse: try
+		// again without them, so the statement is still judged.
+		if alt, ok := lenient(text, toks); ok {
+			if r2, err2 := pg.Parse(dsqlSyntax(alt, toks)); err2 == nil {
+				res, err = r2, nil
+			}
+		}
+	}
 	offset := 0
 	if err != nil && first >= 0 && strings.EqualFold(toks[first].Text(text), "where") {
 		if r2, err2 := pg.Parse(fragmentPrefix + text); err2 == nil {
@@ -297,7 +340,17 @@ func (b *builder) table(rv *pg.RangeVar) Table {
 	if t.Span.End > len(b.text) {
 		t.Span.End = len(b.text)
 	}
+	t.Name = schemaHole(t.Schema, t.Name)
 	return t
+}
+
+// schemaHole returns the table name a run-time prefix is glued to
+// (`%sworkflow_status`, the schema and its dot): the name is known.
+func schemaHole(schema, name string) string {
+	if schema == "" && len(name) > len(HoleIdent) && strings.HasPrefix(name, HoleIdent) && !containsHole(name[len(HoleIdent):]) {
+		return name[len(HoleIdent):]
+	}
+	return name
 }
 
 func (b *builder) update(u *pg.UpdateStmt) *Write {

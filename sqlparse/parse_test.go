@@ -121,3 +121,38 @@ func TestHostileInputNeverPanics(t *testing.T) {
 		}
 	}
 }
+
+// Text assembled at run time still parses when a piece known only then
+// breaks the parse: a placeholder list completed by Sprintf, a schema
+// prefix, MySQL's LIMIT offset, count, an optional clause.
+func TestRunTimePieces(t *testing.T) {
+	cases := []struct {
+		sql, table string
+		locks      int
+	}{
+		{"SELECT * FROM jobs WHERE id IN ($1" + HoleIdent + ") FOR UPDATE", "jobs", 1},
+		{"SELECT * FROM " + HoleIdent + "workflow_status WHERE workflow_uuid = $1 FOR UPDATE", "workflow_status", 1},
+		{"SELECT * FROM jobs WHERE id = $1 LIMIT $2, $3 FOR UPDATE", "jobs", 1},
+		{"SELECT `id` FROM `jobs` WHERE `id` = $1 FOR UPDATE", "jobs", 1},
+		{"SELECT * FROM jobs WHERE queue = $1 " + HoleIdent + " FOR UPDATE", "jobs", 1},
+	}
+	for _, c := range cases {
+		s := Parse(c.sql)
+		if len(s.Stmts) != 1 || s.Stmts[0].Kind != KindSelect || len(s.Stmts[0].Locks) != c.locks {
+			t.Errorf("%q: %+v", c.sql, s.Stmts)
+			continue
+		}
+		l := s.Stmts[0].Locks[0]
+		if len(l.Select.Tables) != 1 || l.Select.Tables[0].Name != c.table || l.Select.Tables[0].Unknown() {
+			t.Errorf("%q: tables %+v, want %s", c.sql, l.Select.Tables, c.table)
+		}
+		if got := c.sql[l.Span.Start:l.Span.End]; got != "FOR UPDATE" {
+			t.Errorf("%q: lock span covers %q", c.sql, got)
+		}
+	}
+	// A hole that is the table itself stays unknown.
+	s := Parse("UPDATE " + HoleIdent + " SET state = $1 WHERE id = $2")
+	if w := s.Stmts[0].Write; w == nil || !w.Table.Unknown() {
+		t.Errorf("hole as the table: %+v", s.Stmts[0].Write)
+	}
+}

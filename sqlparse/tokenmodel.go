@@ -272,6 +272,7 @@ func (p *tokenCursor) table(t *Table) bool {
 	// the length of the relation's own name.
 	t.Name = strings.ToLower(rel.Text(p.text))
 	t.Span = Span{first.Start, min(first.Start+len(t.Name), len(p.text))}
+	t.Name = schemaHole(t.Schema, t.Name)
 	return true
 }
 
