@@ -80,6 +80,9 @@ type settings struct {
 	file *config.File
 	// root is the module root ("" when none was found).
 	root string
+	// workspace are the module paths of the go.work the module is used
+	// in: their packages are joined in one module stage.
+	workspace []string
 	// sqlc are the SQL packages of the module's sqlc configurations.
 	sqlc []sqlcconf.Package
 }

@@ -142,6 +142,13 @@ func (s *settings) load(root string) (*settings, error) {
 		}
 	}
 	ms.requiresDSQLLint = requiresModule(root, dsqllintModule)
+	if root != "" {
+		if w := config.FindWorkspace(root); w != nil && w.Has(root) {
+			for _, m := range w.Modules {
+				ms.workspace = append(ms.workspace, m.Path)
+			}
+		}
+	}
 	base := root
 	if base == "" {
 		if len(ms.schema) == 0 {

@@ -894,13 +894,14 @@ func (c *checker) inModule(fn *types.Func) bool {
 }
 
 // inModulePkg reports whether p is a package of the module being
-// analysed.
+// analysed, or of another module of its workspace (go.work).
 func (c *checker) inModulePkg(p *types.Package) bool {
 	m := c.pass.Module
 	if m == nil || m.Path == "" || p == nil {
 		return false
 	}
-	return p.Path() == m.Path || strings.HasPrefix(p.Path(), m.Path+"/")
+	under := func(mod string) bool { return p.Path() == mod || strings.HasPrefix(p.Path(), mod+"/") }
+	return under(m.Path) || slices.ContainsFunc(c.settings.workspace, under)
 }
 
 // ownInterfaceMethod reports a method of an interface pkg declares: the

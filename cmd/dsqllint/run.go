@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/dsqllint/dsqllint/analyzer"
+	"github.com/dsqllint/dsqllint/config"
 	"github.com/dsqllint/dsqllint/rules"
 )
 
@@ -172,7 +173,7 @@ func report(res *result, outs []output, o options, code int) int {
 func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) (*result, *checker.Graph, int) {
 	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Tests: tests}
 	start := time.Now()
-	pkgs, err := packages.Load(cfg, patterns...)
+	pkgs, err := packages.Load(cfg, workspacePatterns(patterns)...)
 	loaded := time.Since(start)
 	if err == nil && len(pkgs) == 0 {
 		err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
@@ -235,6 +236,51 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 		printTiming(graph, loaded, time.Since(start)-loaded)
 	}
 	return res, graph, code
+}
+
+// workspacePatterns rewrites a `dir/...` pattern whose directory holds
+// modules of a go.work but is itself in none of them (a workspace root
+// that is no module, where the go command matches nothing) into one
+// pattern per module below it, so that `dsqllint ./...` at the root of a
+// workspace lints all its modules, joined in one module stage.
+func workspacePatterns(patterns []string) []string {
+	var out []string
+	var w *config.Workspace
+	for _, p := range patterns {
+		dir, ok := strings.CutSuffix(p, "/...")
+		if !ok || !(dir == "." || strings.HasPrefix(dir, "./") || strings.HasPrefix(dir, "../") || filepath.IsAbs(dir)) {
+			out = append(out, p)
+			continue
+		}
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			out = append(out, p)
+			continue
+		}
+		if w == nil {
+			if w = config.FindWorkspace(abs); w == nil {
+				return patterns
+			}
+		}
+		if w.Has(abs) {
+			out = append(out, p)
+			continue
+		}
+		n := len(out)
+		for _, m := range w.Modules {
+			if rel, err := filepath.Rel(abs, m.Dir); err == nil && filepath.IsLocal(rel) {
+				target := filepath.Join(dir, rel)
+				if !filepath.IsAbs(target) && !strings.HasPrefix(target, "..") {
+					target = "." + string(filepath.Separator) + target
+				}
+				out = append(out, filepath.ToSlash(target)+"/...")
+			}
+		}
+		if len(out) == n {
+			out = append(out, p) // no module below: let the go command say so
+		}
+	}
+	return out
 }
 
 // sqlMode reports whether the arguments name .sql files, or directories
