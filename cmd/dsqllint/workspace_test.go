@@ -29,7 +29,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 // followed into the driver module's FOR UPDATE.
 func TestWorkspace(t *testing.T) {
 	dir := writeTree(t, map[string]string{
-		"go.work": "go 1.25\n\nuse (\n\t./client\n\t./driver\n)\n",
+		"go.work":       "go 1.25\n\nuse (\n\t./client\n\t./driver\n)\n",
 		"client/go.mod": "module example.com/client\n\ngo 1.25\n",
 		"client/client.go": `package client
 
