@@ -21,6 +21,7 @@ import (
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlcconf"
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/txflow"
 )
 
 const doc = `report SQL that breaks or silently weakens on Amazon Aurora DSQL
@@ -51,7 +52,7 @@ func newAnalyzer() (*analysis.Analyzer, *settings) {
 		URL:              "https://github.com/dsqllint/dsqllint/blob/main/docs/rules/README.md",
 		RunDespiteErrors: true,
 		Run:              func(pass *analysis.Pass) (any, error) { return s.run(pass) },
-		ResultType:       reflect.TypeOf((*Summary)(nil)),
+		ResultType:       reflect.TypeOf((*txflow.Summary)(nil)),
 	}
 	s.register(&a.Flags)
 	return a, s
@@ -213,7 +214,7 @@ type checker struct {
 	sinkQueries []*queryCall
 	// singles are the statements that lock outside any transaction and
 	// retry the package sees (singleLocks).
-	singles []SingleLock
+	singles []txflow.SingleLock
 	// nonSQL are the constants and variables run through a non-SQL client
 	// (notsql.go).
 	nonSQL map[types.Object]bool
@@ -229,7 +230,7 @@ type checker struct {
 	paramOwners map[types.Object]string // function-typed parameters' paramKeys
 	compared    map[ast.Node]map[types.Object]bool
 	keys        map[*types.Func]string // funcKey, made once
-	summary     *Summary
+	summary     *txflow.Summary
 	// files caches Go source for building fixes.
 	files map[string][]byte
 	// loops caches whether a loop body checks for SQLSTATE 40001, and

@@ -19,6 +19,12 @@
 // module root, so that the locking rules judge tables by their columns and
 // keys. Strings run through a non-SQL client such as gocql are not SQL.
 //
+// The package's own query functions are found by data flow: a function
+// whose string parameter reaches a query call's SQL argument is a query
+// call at that parameter. Each package's analysis returns a txflow.Summary
+// of what its functions do with transactions, which the dsqllint command
+// joins across the module (package txflow).
+//
 // Findings are suppressed with `//dsqllint:ignore DSQL003 -- reason` on the
 // line or the line above (Go), or `-- dsqllint:ignore DSQL003 -- reason`
 // before the statement (SQL). A suppression without a reason, naming an

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/dsqllint/dsqllint/analyzer"
+	"github.com/dsqllint/dsqllint/txflow"
 )
 
 // runModule analyses every package of the testdata module at dir as the
@@ -29,18 +30,18 @@ func runModule(t *testing.T, dir string) (*token.FileSet, []analysis.Diagnostic)
 	}
 	var fset *token.FileSet
 	var diags []analysis.Diagnostic
-	var sums []*analyzer.Summary
+	var sums []*txflow.Summary
 	for act := range graph.All() {
 		if act.Err != nil {
 			t.Errorf("%s: %v", act.Package.PkgPath, act.Err)
 		}
 		fset = act.Package.Fset
 		diags = append(diags, act.Diagnostics...)
-		if s, ok := act.Result.(*analyzer.Summary); ok {
+		if s, ok := act.Result.(*txflow.Summary); ok {
 			sums = append(sums, s)
 		}
 	}
-	m := analyzer.JoinModule(fset, sums) // as the dsqllint command does
+	m := txflow.Join(fset, sums) // as the dsqllint command does
 	kept := diags[:0]
 	for _, d := range diags {
 		if !m.Overrules(d) {
@@ -93,7 +94,7 @@ func TestModuleStage(t *testing.T) {
 	checkModuleWants(t, "testdata/txmod", fset, diags)
 	for _, d := range diags {
 		single := strings.Contains(d.Message, "outside any transaction")
-		if d.Category == "DSQL005" && !single && (len(d.Related) == 0 || d.Related[0].Message != analyzer.BeginRelated) {
+		if d.Category == "DSQL005" && !single && (len(d.Related) == 0 || d.Related[0].Message != txflow.BeginRelated) {
 			t.Errorf("%s: related locations %v, want the Begin first", fset.Position(d.Pos), d.Related)
 		}
 	}

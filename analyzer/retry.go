@@ -12,6 +12,7 @@ import (
 
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/txflow"
 )
 
 // locksWithoutRetry reports DSQL005: a FOR UPDATE, or a CAS write after a
@@ -57,7 +58,7 @@ func (c *checker) locksWithoutRetry(scripts map[*Text]*sqlparse.Script) {
 				shape = "occpgx.RunTxWithRetry(ctx, pool, func(tx pgx.Tx) (T, error) { ... })"
 			}
 			c.reportGo("DSQL005", q.call.Pos(), q.call.End(), rules.LockWithoutRetryMessage(what, begin, shape), nil,
-				analysis.RelatedInformation{Pos: b.call.Pos(), Message: BeginRelated})
+				analysis.RelatedInformation{Pos: b.call.Pos(), Message: txflow.BeginRelated})
 			break // once per transaction: the first statement that needs the retry
 		}
 	}
@@ -105,7 +106,7 @@ func (c *checker) singleLocks(scripts map[*Text]*sqlparse.Script) {
 			continue
 		}
 		key, _, _ := c.scopeFunc(q.scope)
-		c.singles = append(c.singles, SingleLock{Func: key, Helper: q.helper, Pos: q.call.Pos()})
+		c.singles = append(c.singles, txflow.SingleLock{Func: key, Helper: q.helper, Pos: q.call.Pos()})
 		c.reportGo("DSQL005", q.call.Pos(), q.call.End(), rules.SingleLockWithoutRetryMessage(execMethods[q.key], pgx), nil)
 	}
 }

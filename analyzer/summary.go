@@ -10,171 +10,8 @@ import (
 
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/txflow"
 )
-
-// A package's analysis also returns a Summary: what its functions do with
-// transactions that another package of the module may begin. The dsqllint
-// command joins the summaries of a module's packages (ModuleFindings) to
-// find a FOR UPDATE run, in one package, on a transaction another package
-// begins outside any 40001 retry. No analysis facts: go vet and the other
-// drivers, which run package by package, keep the per-package judgement.
-
-// Summary is one package's contribution to the module stage.
-type Summary struct {
-	Pkg string
-	// Enabled reports whether DSQL005 runs for the package, CASEnabled
-	// DSQL004 and FenceEnabled DSQL003.
-	Enabled, CASEnabled, FenceEnabled bool
-	// Stmts are the FOR UPDATE locks and key-picked writes the package's
-	// functions run on a parameter or on their receiver (or its field),
-	// and the writes run on any other handle.
-	Stmts []ParamStmt
-	// Passes are calls that hand a parameter, the receiver, or a
-	// transaction the caller begins, to another function of the module.
-	Passes []Pass
-	// Begins are the transactions the package's functions begin.
-	Begins []Begin
-	// Retried are the functions some call of this package runs inside a
-	// retry helper's closure or a loop that checks for SQLSTATE 40001,
-	// Unretried those some call runs outside any.
-	Retried, Unretried []string
-	// Returns are the transactions functions begin and hand back.
-	Returns []Return
-	// Closures are the functions passed as arguments to module functions.
-	Closures []Closure
-	// Impls map the methods of the module's interfaces to the package's
-	// methods that implement them.
-	Impls []Impl
-	// RetryHelpers are the package's functions that retry a function
-	// argument on 40001, by their body; HelperBegins and HelperCalls are
-	// the Begins and calls inside closures passed to a function of
-	// another package, which retries them when it is one.
-	RetryHelpers []string
-	HelperBegins []HelperSite
-	HelperCalls  []HelperSite
-	// CASResults are functions that return the result of a
-	// compare-and-swap write (`return tx.ExecContext(ctx, casQuery, ...)`,
-	// sqlc's :execresult), and Drops the calls of module functions whose
-	// result is dropped.
-	CASResults []CASResult
-	Drops      []Drop
-	// SingleLocks are the statements that lock FOR UPDATE outside any
-	// transaction, reported as DSQL005 unless a caller retries.
-	SingleLocks []SingleLock
-}
-
-// SingleLock is a statement at Pos in Func that locks outside any
-// transaction; Helper, as HelperSite's, names the function of another
-// package whose closure holds it.
-type SingleLock struct {
-	Func, Helper string
-	Pos          token.Pos
-}
-
-// HelperSite is a Begin (at Pos) or a call (of Callee) in a closure
-// passed to Helper.
-type HelperSite struct {
-	Helper, Callee string
-	Pos            token.Pos
-}
-
-// CASResult is a function returning, as its first result, the result of
-// the compare-and-swap write at Pos.
-type CASResult struct {
-	Func string
-	Pos  token.Pos
-}
-
-// Drop is a call of Callee whose first result is discarded or never read
-// for its row count (How says which).
-type Drop struct {
-	Callee   string
-	How      string
-	Pos, End token.Pos
-}
-
-// ParamStmt is a statement Func runs on its parameter Param (receiverArg
-// for the receiver, noHandle for any other handle).
-type ParamStmt struct {
-	Func     string
-	Param    int
-	Pos, End token.Pos
-	// Lock is a FOR UPDATE, Quiet when a directive silences DSQL005 there;
-	// Compared says the function compares the value the lock read.
-	Lock, Quiet, Compared bool
-	// Write is an UPDATE or DELETE that picks its row by key and fences
-	// nothing; CAS a compare-and-swap write.
-	Write, CAS bool
-	Table      string
-	Keys       []string
-	// Text spans the source DSQL003 reports a write's SQL in.
-	Text [2]token.Pos
-}
-
-// Impl is a method of the package implementing an interface method.
-type Impl struct {
-	Iface, Method string
-}
-
-// Closure is Fn passed as argument Arg of Callee: a function literal, a
-// function or method value, or a parameter of the caller (a paramKey).
-// Retried says the call runs inside a retry the package sees; Helper, as
-// HelperSite's, names the function of another package whose closure holds
-// the call.
-type Closure struct {
-	Callee  string
-	Arg     int
-	Fn      string
-	Retried bool
-	Helper  string
-}
-
-const (
-	// receiverArg stands for a method's receiver where a parameter index
-	// goes: a lock run on the receiver or its field (q.db), a call made
-	// on a value bound to a transaction.
-	receiverArg = -2
-	// noHandle is a statement or call on a handle that is neither a
-	// parameter nor the receiver: a package pool, a local value.
-	noHandle = -3
-)
-
-// Pass is a call in From handing its parameter Param (or, with Begin >= 0,
-// the transaction of Begins[Begin]) to argument Arg of Callee. Compared
-// says From compares what the call returns.
-type Pass struct {
-	From     string
-	Param    int
-	Begin    int
-	Callee   string
-	Arg      int
-	Pos      token.Pos
-	Compared bool
-}
-
-// Begin is a transaction begun in Func.
-type Begin struct {
-	Func string
-	Pos  token.Pos
-	PGX  bool
-	// Retried marks a Begin the package sees re-run on 40001; Helper is
-	// the function of another package its closure is passed to.
-	Retried bool
-	Helper  string
-	// Via names the function whose result Result is the transaction, when
-	// a helper of the module begins it (tx, commit, err := PrepareTx(...));
-	// it counts only if that function's summary Returns it.
-	Via    string
-	Result int
-}
-
-// Return is a transaction Func begins and returns as result Result, as it
-// is or wrapped in a value (newDB(tx), &repo{tx: tx}).
-type Return struct {
-	Func   string
-	Result int
-	PGX    bool
-}
 
 // funcKey names a function across packages.
 func funcKey(fn *types.Func) string {
@@ -186,9 +23,6 @@ func funcKey(fn *types.Func) string {
 
 // litKey names a function literal across packages.
 func litKey(lit *ast.FuncLit) string { return fmt.Sprintf("func@%d", lit.Pos()) }
-
-// paramKey names the function a function-typed parameter holds.
-func paramKey(fn string, i int) string { return fmt.Sprintf("%s#%d", fn, i) }
 
 // scopeFunc describes a function scope: its key, its type, and its
 // receiver's variable.
@@ -210,24 +44,24 @@ func (c *checker) scopeFunc(scope ast.Node) (key string, ft *ast.FuncType, recv 
 }
 
 // handleOf says what a handle expression is in a function: the index of a
-// parameter, receiverArg for the receiver or one of its fields, or
-// noHandle.
+// parameter, txflow.ReceiverArg for the receiver or one of its fields, or
+// txflow.NoHandle.
 func handleOf(info *types.Info, ft *ast.FuncType, recv types.Object, x ast.Expr) int {
 	switch x := ast.Unparen(x).(type) {
 	case *ast.Ident:
 		obj := info.Uses[x]
 		if obj != nil && obj == recv {
-			return receiverArg
+			return txflow.ReceiverArg
 		}
 		if i := paramIndex(info, ft, obj); i >= 0 {
 			return i
 		}
 	case *ast.SelectorExpr:
 		if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && recv != nil && info.Uses[id] == recv {
-			return receiverArg // q.db: the handle the value holds
+			return txflow.ReceiverArg // q.db: the handle the value holds
 		}
 	}
-	return noHandle
+	return txflow.NoHandle
 }
 
 // callRecv is the receiver expression of a method call, or nil.
@@ -243,9 +77,9 @@ func callRecv(info *types.Info, call *ast.CallExpr) ast.Expr {
 }
 
 // summarize builds the package's Summary from what collect and flow saw.
-func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
+func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *txflow.Summary {
 	cfg := c.settings.cfg
-	s := &Summary{Pkg: c.pass.Pkg.Path(), Enabled: cfg.Enabled("DSQL005"), CASEnabled: cfg.Enabled("DSQL004"), FenceEnabled: cfg.Enabled("DSQL003")}
+	s := &txflow.Summary{Pkg: c.pass.Pkg.Path(), Enabled: cfg.Enabled("DSQL005"), CASEnabled: cfg.Enabled("DSQL004"), FenceEnabled: cfg.Enabled("DSQL003")}
 	c.summarizeStmts(s, scripts)
 	begins, scopes := c.summarizeBegins(s)
 	c.summarizePasses(s, begins, scopes)
@@ -259,7 +93,7 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *Summary {
 
 // summarizeHelpers records the package's retry helpers and what runs in
 // closures handed to functions of other packages.
-func (c *checker) summarizeHelpers(s *Summary) {
+func (c *checker) summarizeHelpers(s *txflow.Summary) {
 	for fn := range c.funcs {
 		if c.retryHelper(fn) {
 			s.RetryHelpers = append(s.RetryHelpers, c.key(fn))
@@ -267,18 +101,18 @@ func (c *checker) summarizeHelpers(s *Summary) {
 	}
 	for _, b := range c.begins {
 		if b.helper != "" && !b.retried {
-			s.HelperBegins = append(s.HelperBegins, HelperSite{Helper: b.helper, Pos: b.call.Pos()})
+			s.HelperBegins = append(s.HelperBegins, txflow.HelperSite{Helper: b.helper, Pos: b.call.Pos()})
 		}
 	}
 	for _, oc := range c.outCalls {
 		if oc.helper != "" {
-			s.HelperCalls = append(s.HelperCalls, HelperSite{Helper: oc.helper, Callee: oc.callee, Pos: oc.call.Pos()})
+			s.HelperCalls = append(s.HelperCalls, txflow.HelperSite{Helper: oc.helper, Callee: oc.callee, Pos: oc.call.Pos()})
 		}
 	}
 	for _, calls := range c.calls {
 		for _, lc := range calls {
 			if fn, ok := c.pass.TypesInfo.Defs[lc.fn.Name].(*types.Func); ok && lc.helper != "" {
-				s.HelperCalls = append(s.HelperCalls, HelperSite{Helper: lc.helper, Callee: c.key(fn), Pos: lc.call.Pos()})
+				s.HelperCalls = append(s.HelperCalls, txflow.HelperSite{Helper: lc.helper, Callee: c.key(fn), Pos: lc.call.Pos()})
 			}
 		}
 	}
@@ -287,7 +121,7 @@ func (c *checker) summarizeHelpers(s *Summary) {
 // summarizeStmts records the FOR UPDATE locks run on a parameter or the
 // receiver — in sqlc's generated Go, at the lock in the query file — and
 // the key-picked writes, on whatever handle.
-func (c *checker) summarizeStmts(s *Summary, scripts map[*Text]*sqlparse.Script) {
+func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.Script) {
 	info := c.pass.TypesInfo
 	cfg := c.settings.cfg
 	sqlcLocks := c.sqlcLocks(scripts)
@@ -297,13 +131,13 @@ func (c *checker) summarizeStmts(s *Summary, scripts map[*Text]*sqlparse.Script)
 		if key == "" || sc == nil {
 			continue
 		}
-		handle := noHandle
+		handle := txflow.NoHandle
 		if x := callRecv(info, q.call); x != nil {
 			handle = handleOf(info, ft, recv, x)
 		}
 		for _, st := range sc.Stmts {
-			if handle != noHandle && locksForUpdate(st) {
-				ps := ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Lock: true}
+			if handle != txflow.NoHandle && locksForUpdate(st) {
+				ps := txflow.ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Lock: true}
 				for _, l := range st.Locks {
 					if table, keys, ok := rules.LockKeys(l); ok {
 						ps.Table, ps.Keys = table, keys
@@ -325,7 +159,7 @@ func (c *checker) summarizeStmts(s *Summary, scripts map[*Text]*sqlparse.Script)
 			if !ok {
 				continue
 			}
-			ps := ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Table: table, Keys: keys}
+			ps := txflow.ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Table: table, Keys: keys}
 			ps.CAS = rules.IsCASWrite(cfg, c.fences, st)
 			ps.Write = !ps.CAS
 			ps.Text = c.textSpan(q.text)
@@ -454,7 +288,7 @@ func isError(t types.Type) bool {
 // transactions a helper of the module may have begun for the caller. It
 // returns each transaction variable's Begin and the functions that hold
 // one.
-func (c *checker) summarizeBegins(s *Summary) (map[types.Object]int, map[ast.Node]bool) {
+func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[ast.Node]bool) {
 	info := c.pass.TypesInfo
 	begins := map[types.Object]int{}
 	scopes := map[ast.Node]bool{}
@@ -465,7 +299,7 @@ func (c *checker) summarizeBegins(s *Summary) (map[types.Object]int, map[ast.Nod
 		}
 		begins[b.tx] = len(s.Begins)
 		scopes[b.scope] = true
-		s.Begins = append(s.Begins, Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx, Retried: b.retried, Helper: b.helper})
+		s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx, Retried: b.retried, Helper: b.helper})
 		fd, ok := b.scope.(*ast.FuncDecl)
 		if !ok {
 			continue
@@ -477,7 +311,7 @@ func (c *checker) summarizeBegins(s *Summary) (map[types.Object]int, map[ast.Nod
 			if r, ok := n.(*ast.ReturnStmt); ok {
 				for k, res := range r.Results {
 					if carries(info, res, b.tx) {
-						s.Returns = append(s.Returns, Return{Func: key, Result: k, PGX: b.pgx})
+						s.Returns = append(s.Returns, txflow.Return{Func: key, Result: k, PGX: b.pgx})
 					}
 				}
 			}
@@ -494,7 +328,7 @@ func (c *checker) summarizeBegins(s *Summary) (map[types.Object]int, map[ast.Nod
 			if obj := info.ObjectOf(lhs); obj != nil && mayHoldTx(obj.Type()) {
 				begins[obj] = len(s.Begins)
 				scopes[ca.scope] = true
-				s.Begins = append(s.Begins, Begin{Func: key, Pos: ca.call.Pos(), Via: c.key(fn), Result: k, Helper: ca.helper})
+				s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: ca.call.Pos(), Via: c.key(fn), Result: k, Helper: ca.helper})
 			}
 		}
 	}
@@ -547,7 +381,7 @@ func mayHoldTx(t types.Type) bool {
 // a begun transaction or a value made from one to another function, the
 // calls of function-typed parameters, and the functions called inside a
 // retry.
-func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scopes map[ast.Node]bool) {
+func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int, scopes map[ast.Node]bool) {
 	info := c.pass.TypesInfo
 	bound := c.boundToBegins(begins, scopes)
 	pass := func(scope ast.Node, callee string, call *ast.CallExpr, parent ast.Node, iface bool) {
@@ -556,7 +390,7 @@ func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scope
 			return
 		}
 		compared := -1 // computed once, when needed
-		add := func(p Pass) {
+		add := func(p txflow.Pass) {
 			if compared < 0 {
 				compared = 0
 				if c.resultCompared(scope, call, parent) {
@@ -573,28 +407,28 @@ func (c *checker) summarizePasses(s *Summary, begins map[types.Object]int, scope
 			// A value made from a begun transaction first: WithTx(tx)
 			// returns no transaction of its own.
 			if b, ok := bound[boundKey(info, x)]; ok {
-				add(Pass{Param: -1, Begin: b, Arg: arg})
+				add(txflow.Pass{Param: -1, Begin: b, Arg: arg})
 				return
 			}
 			if id, ok := ast.Unparen(x).(*ast.Ident); ok {
 				if b, ok := begins[info.Uses[id]]; ok {
-					add(Pass{Param: -1, Begin: b, Arg: arg})
+					add(txflow.Pass{Param: -1, Begin: b, Arg: arg})
 					return
 				}
 			}
-			if h := handleOf(info, ft, recv, x); h != noHandle {
-				add(Pass{Param: h, Begin: -1, Arg: arg})
-			} else if arg == receiverArg && iface {
+			if h := handleOf(info, ft, recv, x); h != txflow.NoHandle {
+				add(txflow.Pass{Param: h, Begin: -1, Arg: arg})
+			} else if arg == txflow.ReceiverArg && iface {
 				// A plugin's method called on a handle no transaction
 				// made (m.DB.UpdateShards on the pool): what it writes
 				// runs outside any transaction's locks.
-				add(Pass{Param: noHandle, Begin: -1, Arg: arg})
+				add(txflow.Pass{Param: txflow.NoHandle, Begin: -1, Arg: arg})
 			}
 		}
 		// A method runs on its receiver: tx.WriteLockShards(ctx, f),
 		// qtx := q.WithTx(tx); qtx.LockShard(ctx, id).
 		if x := callRecv(info, call); x != nil {
-			handle(x, receiverArg)
+			handle(x, txflow.ReceiverArg)
 		}
 		for j, arg := range call.Args {
 			if _, ok := ast.Unparen(arg).(*ast.Ident); ok {
@@ -659,7 +493,7 @@ func (c *checker) paramFunc(v types.Object) (string, bool) {
 						for _, name := range field.Names {
 							if obj := c.pass.TypesInfo.Defs[name]; obj != nil {
 								if _, ok := obj.Type().Underlying().(*types.Signature); ok {
-									c.paramOwners[obj] = paramKey(key, i)
+									c.paramOwners[obj] = txflow.ParamKey(key, i)
 								}
 							}
 							i++
@@ -708,7 +542,7 @@ func (c *checker) noteFuncArgs(call *ast.CallExpr, callee string, scope ast.Node
 }
 
 // summarizeClosures records the functions passed to module functions.
-func (c *checker) summarizeClosures(s *Summary) {
+func (c *checker) summarizeClosures(s *txflow.Summary) {
 	info := c.pass.TypesInfo
 	for _, fa := range c.funcArgs {
 		for j, a := range fa.call.Args {
@@ -725,7 +559,7 @@ func (c *checker) summarizeClosures(s *Summary) {
 				}
 			}
 			if fn != "" {
-				s.Closures = append(s.Closures, Closure{Callee: fa.callee, Arg: j, Fn: fn, Retried: fa.closure || c.anyMentionsRetry(fa.loops), Helper: fa.helper})
+				s.Closures = append(s.Closures, txflow.Closure{Callee: fa.callee, Arg: j, Fn: fn, Retried: fa.closure || c.anyMentionsRetry(fa.loops), Helper: fa.helper})
 			}
 		}
 	}
@@ -736,7 +570,7 @@ func (c *checker) summarizeClosures(s *Summary) {
 // package's types that implement them: a plugin registered in init is
 // called through them. Only methods that run, pass on, begin or return
 // something the module stage follows are worth mapping.
-func (c *checker) summarizeImpls(s *Summary) {
+func (c *checker) summarizeImpls(s *txflow.Summary) {
 	relevant := map[string]bool{}
 	for _, st := range s.Stmts {
 		relevant[st.Func] = true
@@ -777,7 +611,7 @@ func (c *checker) summarizeImpls(s *Summary) {
 				m := it.Method(i)
 				obj, _, _ := types.LookupFieldOrMethod(ptr, true, m.Pkg(), m.Name())
 				if impl, ok := obj.(*types.Func); ok && impl.Pkg() == c.pass.Pkg && relevant[c.key(impl)] {
-					s.Impls = append(s.Impls, Impl{Iface: c.key(m), Method: c.key(impl)})
+					s.Impls = append(s.Impls, txflow.Impl{Iface: c.key(m), Method: c.key(impl)})
 				}
 			}
 		}
@@ -820,7 +654,7 @@ func (c *checker) moduleInterfaces(p *types.Package) []*types.Interface {
 
 // summarizeCAS records the functions that return a compare-and-swap
 // write's result, and the module calls that drop a write's result.
-func (c *checker) summarizeCAS(s *Summary, scripts map[*Text]*sqlparse.Script) {
+func (c *checker) summarizeCAS(s *txflow.Summary, scripts map[*Text]*sqlparse.Script) {
 	info := c.pass.TypesInfo
 	for _, q := range c.queries {
 		key, _, _ := c.scopeFunc(q.scope)
@@ -830,7 +664,7 @@ func (c *checker) summarizeCAS(s *Summary, scripts map[*Text]*sqlparse.Script) {
 		}
 		for _, st := range scripts[q.text].Stmts {
 			if rules.IsCASWrite(c.settings.cfg, c.fences, st) {
-				s.CASResults = append(s.CASResults, CASResult{Func: key, Pos: q.call.Pos()})
+				s.CASResults = append(s.CASResults, txflow.CASResult{Func: key, Pos: q.call.Pos()})
 				break
 			}
 		}
@@ -840,7 +674,7 @@ func (c *checker) summarizeCAS(s *Summary, scripts map[*Text]*sqlparse.Script) {
 			continue
 		}
 		if how := c.resultUse(&queryCall{call: oc.call, parent: oc.parent, scope: oc.scope}); how != "" && !c.suppressedAt("DSQL004", oc.call.Pos(), nil) {
-			s.Drops = append(s.Drops, Drop{Callee: oc.callee, How: how, Pos: oc.call.Pos(), End: oc.call.End()})
+			s.Drops = append(s.Drops, txflow.Drop{Callee: oc.callee, How: how, Pos: oc.call.Pos(), End: oc.call.End()})
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/dsqllint/dsqllint/analyzer"
 	"github.com/dsqllint/dsqllint/config"
 	"github.com/dsqllint/dsqllint/rules"
+	"github.com/dsqllint/dsqllint/txflow"
 )
 
 // Exit statuses.
@@ -192,7 +193,7 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 		return nil, nil, exitFailure
 	}
 	res := &result{analyzer: a.Name, errs: map[string]error{}}
-	var sums []*analyzer.Summary
+	var sums []*txflow.Summary
 	pkgID := map[string]string{} // package path → the ID module findings go under
 	for act := range graph.All() {
 		if act.Err != nil {
@@ -207,7 +208,7 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 		for _, d := range act.Diagnostics {
 			res.diags = append(res.diags, diag{pkg: act.Package.ID, Diagnostic: d})
 		}
-		if s, ok := act.Result.(*analyzer.Summary); ok && s != nil {
+		if s, ok := act.Result.(*txflow.Summary); ok && s != nil {
 			sums = append(sums, s)
 			if _, ok := pkgID[s.Pkg]; !ok || act.Package.ID == act.Package.PkgPath {
 				pkgID[s.Pkg] = act.Package.ID
@@ -217,7 +218,7 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 	// The module stage: what no single package shows, and the package
 	// findings it shows wrong.
 	if res.fset != nil {
-		m := analyzer.JoinModule(res.fset, sums)
+		m := txflow.Join(res.fset, sums)
 		kept := res.diags[:0]
 		for _, d := range res.diags {
 			if !m.Overrules(d.Diagnostic) {

@@ -1,4 +1,4 @@
-package analyzer
+package txflow
 
 import (
 	"fmt"
@@ -41,7 +41,7 @@ type Module struct {
 	stmts    map[string][]stmtOf  // by function
 	passes   map[string][]Pass    // by caller
 	impls    map[string][]string  // interface method → implementations
-	closures map[string][]Closure // by paramKey(callee, arg)
+	closures map[string][]Closure // by ParamKey(callee, arg)
 	returns  map[result]Return
 	retried  map[string]bool
 	helpers  map[string]bool
@@ -49,7 +49,7 @@ type Module struct {
 	retriedBegins  map[token.Pos]bool
 	retriedSingles map[token.Pos]bool
 	fenced         [][2]token.Pos
-	findings       []ModuleFinding
+	findings       []Finding
 }
 
 // stmtOf is a statement and the summary of its package.
@@ -63,9 +63,9 @@ type result struct {
 	k  int
 }
 
-// JoinModule joins the summaries. fset must hold every summarised
+// Join joins the summaries. fset must hold every summarised
 // package's files (one go/packages load does).
-func JoinModule(fset *token.FileSet, sums []*Summary) *Module {
+func Join(fset *token.FileSet, sums []*Summary) *Module {
 	m := &Module{fset: fset, stmts: map[string][]stmtOf{}, passes: map[string][]Pass{}, impls: map[string][]string{},
 		closures: map[string][]Closure{}, returns: map[result]Return{}, retried: map[string]bool{}, retriedBegins: map[token.Pos]bool{}, retriedSingles: map[token.Pos]bool{}}
 	for _, s := range sums {
@@ -95,7 +95,7 @@ func JoinModule(fset *token.FileSet, sums []*Summary) *Module {
 			m.impls[im.Iface] = append(m.impls[im.Iface], im.Method)
 		}
 		for _, cl := range s.Closures {
-			k := paramKey(cl.Callee, cl.Arg)
+			k := ParamKey(cl.Callee, cl.Arg)
 			m.closures[k] = append(m.closures[k], cl)
 		}
 		for _, h := range s.HelperCalls {
@@ -130,7 +130,7 @@ func JoinModule(fset *token.FileSet, sums []*Summary) *Module {
 }
 
 // Findings are the module stage's own diagnostics.
-func (m *Module) Findings() []ModuleFinding { return m.findings }
+func (m *Module) Findings() []Finding { return m.findings }
 
 // Overrules reports a package diagnostic the module stage shows wrong.
 func (m *Module) Overrules(d analysis.Diagnostic) bool {
@@ -218,7 +218,7 @@ func (m *Module) judge() {
 	}
 	for _, s := range m.sums {
 		for _, st := range s.Stmts {
-			if st.Write && st.Param == noHandle {
+			if st.Write && st.Param == NoHandle {
 				use(st.Text).runs++ // on a pool or a value of unknown make
 			}
 		}
@@ -226,7 +226,7 @@ func (m *Module) judge() {
 	// Writes a method runs on a handle that is no transaction.
 	for _, s := range m.sums {
 		for _, p := range s.Passes {
-			if p.Param != noHandle {
+			if p.Param != NoHandle {
 				continue
 			}
 			m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From, false}}}, map[string]bool{}, func(r reached) {
@@ -271,7 +271,7 @@ func (m *Module) judge() {
 		}
 	}
 	for _, f := range locks {
-		m.findings = append(m.findings, ModuleFinding{Pkg: f.r.sum.Pkg, Diagnostic: lockDiagnostic(m.fset, f.b, f.r.ParamStmt, f.r.path)})
+		m.findings = append(m.findings, Finding{Pkg: f.r.sum.Pkg, Diagnostic: lockDiagnostic(m.fset, f.b, f.r.ParamStmt, f.r.path)})
 	}
 	for sp, u := range writes {
 		if u.runs > 0 && u.fenced == u.runs {
@@ -379,7 +379,7 @@ func runsBefore(a, b reached) bool {
 
 // droppedCASResults reports DSQL004 where a caller drops the result a
 // function of another package hands back from a compare-and-swap write.
-func (m *Module) droppedCASResults() []ModuleFinding {
+func (m *Module) droppedCASResults() []Finding {
 	cas := map[string]token.Pos{}
 	for _, s := range m.sums {
 		if s != nil {
@@ -388,7 +388,7 @@ func (m *Module) droppedCASResults() []ModuleFinding {
 			}
 		}
 	}
-	var out []ModuleFinding
+	var out []Finding
 	seen := map[token.Pos]bool{}
 	for _, s := range m.sums {
 		if !s.CASEnabled {
@@ -406,7 +406,7 @@ func (m *Module) droppedCASResults() []ModuleFinding {
 			}
 			seen[d.Pos] = true
 			r := rules.UncheckedCAS
-			out = append(out, ModuleFinding{Pkg: s.Pkg, Diagnostic: analysis.Diagnostic{
+			out = append(out, Finding{Pkg: s.Pkg, Diagnostic: analysis.Diagnostic{
 				Pos: d.Pos, End: d.End, Category: r.ID, URL: r.DocURL(),
 				Message: r.Prefix() + rules.UncheckedCASResultMessage(shortName(d.Callee), d.How),
 				Related: []analysis.RelatedInformation{{Pos: write, Message: "the compare-and-swap write whose result " + shortName(d.Callee) + " returns"}},
@@ -447,9 +447,9 @@ func retryHelpers(sums []*Summary) map[string]bool {
 	return helpers
 }
 
-// ModuleFinding is a diagnostic of the module stage and the path of the
+// Finding is a diagnostic of the module stage and the path of the
 // package it falls in.
-type ModuleFinding struct {
+type Finding struct {
 	Pkg string
 	analysis.Diagnostic
 }
