@@ -57,3 +57,51 @@ func startsStatement(s string) bool {
 	}
 	return statementWords[string(buf[:n])]
 }
+
+// bareUtilityWords start a statement that takes just a name: LOCK t,
+// NOTIFY ch, VACUUM t, ...
+var bareUtilityWords = map[string]bool{
+	"lock": true, "notify": true, "listen": true, "unlisten": true, "vacuum": true,
+	"analyze": true, "truncate": true, "show": true, "reindex": true, "cluster": true,
+	"fetch": true, "move": true, "close": true, "discard": true,
+}
+
+// BareUtility reports text that is one of those words and one more plain
+// word, nothing else: "lock held", "Lock Suite", "notify user". It parses,
+// but in a Go string of unknown role it is a message or a name far more
+// often than a statement; a query argument is judged as SQL all the same.
+func BareUtility(s string) bool {
+	var words [3]string
+	n := 0
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case isSpace(c):
+			i++
+		case isIdentStart(c) && c < 0x80:
+			j := i
+			for j < len(s) && isIdentChar(s[j]) && s[j] < 0x80 {
+				j++
+			}
+			if n == len(words) {
+				return false
+			}
+			words[n] = s[i:j]
+			n++
+			i = j
+		default:
+			return false
+		}
+	}
+	if n != 2 {
+		return false
+	}
+	var buf [10]byte
+	w := words[0]
+	if len(w) > len(buf) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		buf[i] = w[i] | 0x20
+	}
+	return bareUtilityWords[string(buf[:len(w)])]
+}

@@ -11,12 +11,33 @@ import (
 // A migration tool's lock, as golang-migrate and goose take it.
 const migrationLock = "SELECT pg_advisory_lock($1)" // want `DSQL007 explicit-lock: pg_advisory_lock is not supported by Aurora DSQL \(0A000 function pg_advisory_lock not supported\)`
 
+// Two words that parse as LOCK held, NOTIFY user: a metric's name, a test
+// suite's, a switch case, never run as SQL.
+type event struct{ Name string }
+
+var lockHeld = event{Name: "lock held"}
+
+func suiteName() string { return "Lock Suite" }
+
+func emit(e event) string {
+	switch e.Name {
+	case "lock held", "notify user", "vacuum cleaner":
+		return "ok"
+	}
+	return ""
+}
+
+// Run as a query, the same two words are SQL.
+const lockAccounts = "LOCK accounts" // want `DSQL007 explicit-lock: LOCK TABLE`
+
 func lockTable(ctx context.Context, db *sql.DB) {
-	db.ExecContext(ctx, "LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE")                            // want `DSQL007 explicit-lock: LOCK TABLE is rejected by Aurora DSQL \(unsupported statement: Lock\)`
-	db.QueryRowContext(ctx, "SELECT pg_try_advisory_xact_lock(hashtext($1))", "leader")               // want `DSQL007 explicit-lock: pg_try_advisory_xact_lock`
-	db.ExecContext(ctx, "SELECT pg_advisory_unlock($1), pg_advisory_unlock_shared($1)", 7)            // want `DSQL007` `DSQL007`
-	db.QueryRowContext(ctx, fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", 42))                      // want `DSQL007`
-	db.QueryRowContext(ctx, "select PG_CATALOG.PG_ADVISORY_LOCK_SHARED(1)")                          // want `DSQL007 explicit-lock: pg_advisory_lock_shared`
+	db.ExecContext(ctx, lockAccounts)
+	db.ExecContext(ctx, "LOCK ledger")                                                     // want `DSQL007 explicit-lock: LOCK TABLE`
+	db.ExecContext(ctx, "LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE")                 // want `DSQL007 explicit-lock: LOCK TABLE is rejected by Aurora DSQL \(unsupported statement: Lock\)`
+	db.QueryRowContext(ctx, "SELECT pg_try_advisory_xact_lock(hashtext($1))", "leader")    // want `DSQL007 explicit-lock: pg_try_advisory_xact_lock`
+	db.ExecContext(ctx, "SELECT pg_advisory_unlock($1), pg_advisory_unlock_shared($1)", 7) // want `DSQL007` `DSQL007`
+	db.QueryRowContext(ctx, fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", 42))           // want `DSQL007`
+	db.QueryRowContext(ctx, "select PG_CATALOG.PG_ADVISORY_LOCK_SHARED(1)")                // want `DSQL007 explicit-lock: pg_advisory_lock_shared`
 
 	// Negatives: a lease row instead of a lock, the words in strings and
 	// comments, columns and log messages that look alike.
@@ -28,10 +49,10 @@ func lockTable(ctx context.Context, db *sql.DB) {
 
 func lockScope(ctx context.Context, db *sql.Tx, ids []int64) {
 	db.QueryContext(ctx, "SELECT j.id FROM jobs j JOIN runs r ON r.job_id = j.id WHERE j.id = $1 FOR UPDATE", 1) // want `DSQL008 lock-scope: FOR UPDATE over a join of jobs, runs locks rows of more than one table`
-	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = ANY($1) FOR UPDATE", ids)                                 // want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins no row by key equality \(only IN\)`
+	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = ANY($1) FOR UPDATE", ids)                                // want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins no row by key equality \(only IN\)`
 	db.QueryContext(ctx, "SELECT * FROM jobs WHERE run_at < now() ORDER BY run_at LIMIT 10 FOR UPDATE")          // want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins no row by key equality \(only a range\)`
-	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = $1 OR parent_id = $1 FOR UPDATE", 1)                      // want `DSQL008 lock-scope: .*only OR`
-	db.QueryContext(ctx, "SELECT * FROM settings FOR UPDATE")                                                       // want `DSQL008 lock-scope: FOR UPDATE whose WHERE is missing`
+	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = $1 OR parent_id = $1 FOR UPDATE", 1)                     // want `DSQL008 lock-scope: .*only OR`
+	db.QueryContext(ctx, "SELECT * FROM settings FOR UPDATE")                                                    // want `DSQL008 lock-scope: FOR UPDATE whose WHERE is missing`
 
 	// Negatives: one table pinned by key equality; a join that locks one
 	// table with OF.
@@ -44,8 +65,8 @@ func lockScope(ctx context.Context, db *sql.Tx, ids []int64) {
 
 func waitPolicy(ctx context.Context, db *sql.Tx) {
 	db.QueryContext(ctx, "SELECT id FROM jobs WHERE status = 'pending' ORDER BY run_at LIMIT 10 FOR UPDATE SKIP LOCKED") // want `DSQL006 lock-wait-policy: SKIP LOCKED skips nothing on Aurora DSQL`
-	db.QueryRowContext(ctx, "SELECT * FROM jobs WHERE id = $1 FOR UPDATE NOWAIT", 1)                                 // want `DSQL006 lock-wait-policy: NOWAIT never fires on Aurora DSQL`
-	db.QueryContext(ctx, jobsBase+" FOR UPDATE SKIP LOCKED")                                                        // want `DSQL006 lock-wait-policy: SKIP LOCKED`
+	db.QueryRowContext(ctx, "SELECT * FROM jobs WHERE id = $1 FOR UPDATE NOWAIT", 1)                                     // want `DSQL006 lock-wait-policy: NOWAIT never fires on Aurora DSQL`
+	db.QueryContext(ctx, jobsBase+" FOR UPDATE SKIP LOCKED")                                                             // want `DSQL006 lock-wait-policy: SKIP LOCKED`
 
 	// Negatives: no wait policy; the words in a string literal.
 	db.QueryContext(ctx, "SELECT id FROM jobs WHERE id = $1 FOR UPDATE", 1)

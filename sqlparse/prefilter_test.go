@@ -1,0 +1,22 @@
+package sqlparse
+
+import "testing"
+
+func TestBareUtility(t *testing.T) {
+	for s, want := range map[string]bool{
+		"lock held":                   true,
+		"Lock Suite":                  true,
+		" notify user ":               true,
+		"VACUUM cleaner":              true,
+		"LOCK TABLE accounts":         false,
+		"LOCK accounts;":              false,
+		"lock":                        false,
+		"update available":            false, // not a bare-name statement word
+		"LOCK accounts IN SHARE MODE": false,
+		"truncate \"Users\"":          false,
+	} {
+		if got := BareUtility(s); got != want {
+			t.Errorf("BareUtility(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
