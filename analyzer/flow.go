@@ -275,6 +275,17 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, st
 		}
 		return
 	}
+	if key.pkg == pkgPGX && !key.method && (key.name == "BeginFunc" || key.name == "BeginTxFunc") && len(call.Args) > 0 {
+		// pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error { ... }) begins a
+		// transaction, runs the closure on it and commits: its parameter
+		// is the transaction, begun here.
+		if lit, ok := ast.Unparen(call.Args[len(call.Args)-1]).(*ast.FuncLit); ok && len(lit.Type.Params.List) > 0 && len(lit.Type.Params.List[0].Names) > 0 {
+			if tx := c.pass.TypesInfo.Defs[lit.Type.Params.List[0].Names[0]]; tx != nil {
+				c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: true, helper: c.closureHelper(stack), retried: c.retried(stack)})
+			}
+		}
+		return
+	}
 	c.observeORM(call, fn)
 }
 

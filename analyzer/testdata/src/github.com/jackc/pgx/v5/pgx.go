@@ -46,3 +46,15 @@ func (c *Conn) QueryRow(ctx context.Context, sql string, args ...any) Row { retu
 type Batch struct{}
 
 func (b *Batch) Queue(query string, arguments ...any) {}
+
+func BeginFunc(ctx context.Context, db interface {
+	Begin(ctx context.Context) (Tx, error)
+}, fn func(Tx) error) error {
+	return nil
+}
+
+func BeginTxFunc(ctx context.Context, db interface {
+	BeginTx(ctx context.Context, txOptions TxOptions) (Tx, error)
+}, txOptions TxOptions, fn func(Tx) error) error {
+	return nil
+}
