@@ -18,6 +18,17 @@ func funcKey(fn *types.Func) string {
 	if fn == nil {
 		return ""
 	}
+	// fn.FullName, without its type printer for the common receivers: a
+	// package's every query asks for the key of its function.
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && fn.Pkg() != nil {
+		t, star := sig.Recv().Type(), ""
+		if p, ok := t.(*types.Pointer); ok {
+			t, star = p.Elem(), "*"
+		}
+		if n, ok := t.(*types.Named); ok && n.TypeArgs() == nil && n.TypeParams() == nil && n.Obj().Pkg() == fn.Pkg() {
+			return "(" + star + fn.Pkg().Path() + "." + n.Obj().Name() + ")." + fn.Name()
+		}
+	}
 	return fn.FullName()
 }
 
@@ -126,9 +137,12 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.
 	cfg := c.settings.cfg
 	sqlcLocks := c.sqlcLocks(scripts)
 	for _, q := range c.queries {
-		key, ft, recv := c.scopeFunc(q.scope)
 		sc := scripts[q.text]
-		if key == "" || sc == nil {
+		if sc == nil {
+			continue
+		}
+		key, ft, recv := c.scopeFunc(q.scope)
+		if key == "" {
 			continue
 		}
 		handle := txflow.NoHandle

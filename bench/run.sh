@@ -16,6 +16,7 @@ go build -o "$out/dsqllint" ./cmd/dsqllint
 go build -o "$out/noop" ./bench/noop
 go run ./bench/gen -out "$out/synth100" -packages 100 -queries 60
 go run ./bench/gen -out "$out/synth200" -packages 200 -queries 60
+go run ./bench/gen -out "$out/synth300" -packages 300 -queries 60
 go run ./bench/gen -out "$out/synth100m" -packages 100 -queries 60 -migrations 200
 
 # runs TOOL DIR PATTERN OUT: appends "wall cpu peak_kib" of one run to OUT.
@@ -49,6 +50,7 @@ report() {
 go version
 report "synthetic 100x60" "$out/synth100" ./...
 report "synthetic 200x60" "$out/synth200" ./...
+report "synthetic 300x60" "$out/synth300" ./...
 report "synthetic 100x60 +schema" "$out/synth100m" ./...
 report "standard library" . std
 for dir in "$@"; do
