@@ -204,6 +204,9 @@ type checker struct {
 	// them, the fullest of its variants. A strings.Builder's WriteString
 	// calls are kept the same way, under the builder.
 	appends map[types.Object][]string
+	// builderSteps are the chains a squirrel builder variable defined once
+	// is extended with (`q = q.Where(...)`), in order.
+	builderSteps map[types.Object][]ast.Expr
 	// constReturns caches the constant strings a function returns.
 	constReturns map[*types.Func][]string
 	// queries, begins and flow findings feed the Go-flow rules.
@@ -316,6 +319,13 @@ func (c *checker) lint(texts []*Text) {
 	}
 	c.flow(scripts)
 	c.summary = c.summarize(scripts)
+	// A literal clause is also a text of its own when a builder's rendering
+	// holds it (squirrel's Suffix("FOR SHARE")): one finding at its place.
+	type reported struct {
+		pos, end token.Pos
+		msg      string
+	}
+	seen := map[reported]bool{}
 	for _, p := range parsed {
 		t := p.text
 		if t.Ref || t.Generated {
@@ -333,9 +343,10 @@ func (c *checker) lint(texts []*Text) {
 		}
 		for _, f := range c.safeCheck(ctx, p) {
 			pos, end := t.Pos(f.Span.Start, false), t.Pos(f.Span.End, true)
-			if c.suppressed(p, f, pos) {
+			if c.suppressed(p, f, pos) || seen[reported{pos, end, f.Message}] {
 				continue
 			}
+			seen[reported{pos, end, f.Message}] = true
 			d := analysis.Diagnostic{Pos: pos, End: end, Category: f.Rule.ID, Message: f.Message, URL: f.Rule.DocURL()}
 			if sf, ok := fixer.SuggestedFix(t, f.Fix); ok {
 				d.SuggestedFixes = []analysis.SuggestedFix{sf}

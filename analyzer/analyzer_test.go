@@ -73,6 +73,12 @@ func TestSavepoint(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "savepoint")
 }
 
+// TestSquirrel: statements squirrel builds are rendered from the chain and
+// judged as SQL, and run on the handle RunWith names.
+func TestSquirrel(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "squirrelstore")
+}
+
 func TestORMLocking(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(), "orm")
 }

@@ -29,6 +29,7 @@ func (c *checker) collect() []*Text {
 	c.uses = map[types.Object][]*Text{}
 	c.defs = map[types.Object]ast.Expr{}
 	c.appends = map[types.Object][]string{}
+	c.builderSteps = map[types.Object][]ast.Expr{}
 	c.loops = map[ast.Node]bool{}
 	c.helpers = map[*ast.FuncDecl]bool{}
 	c.nonSQL = map[types.Object]bool{}
@@ -77,6 +78,12 @@ func (c *checker) collect() []*Text {
 					if db {
 						c.observeCall(n, fn, key, stack, scope)
 						c.observeWrite(n)
+						if fn.Pkg().Path() == pkgSquirrel {
+							closure, loops := c.retryContext(stack)
+							if t := c.observeSquirrel(n, scope, closure, loops, c.closureHelperOf(scope, stack), stack[len(stack)-2]); t != nil {
+								texts = append(texts, t)
+							}
+						}
 						arg = queryArgAt(key, shift, n)
 						if scope != nil && (c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
 							closure, loops := c.retryContext(stack)

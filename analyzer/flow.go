@@ -35,6 +35,17 @@ type queryCall struct {
 	// inside it that runs the text.
 	arg ast.Expr
 	via *queryCall
+	// handle is what the query runs on when the call's receiver is not
+	// (a squirrel builder's RunWith argument); nil otherwise.
+	handle ast.Expr
+}
+
+// runsOn returns the expression of the handle q runs on.
+func (c *checker) runsOn(q *queryCall) ast.Expr {
+	if q.handle != nil {
+		return q.handle
+	}
+	return callRecv(c.pass.TypesInfo, q.call)
 }
 
 // base returns the driver call that runs q's text.
@@ -331,10 +342,33 @@ func assignedVar(info *types.Info, stack []ast.Node) types.Object {
 // observeAssign tracks variables so that q := "..."; tx.Exec(q) is followed:
 // a variable assigned again is not trusted.
 func (c *checker) observeAssign(a *ast.AssignStmt) {
+	if a.Tok == token.DEFINE && len(a.Lhs) == 3 && len(a.Rhs) == 1 {
+		// sql, args, err := builder.ToSql(): sql is the builder's text.
+		if call, ok := ast.Unparen(a.Rhs[0]).(*ast.CallExpr); ok {
+			if name, recv, ok := c.squirrelMethod(call); ok && name == "ToSql" && recv != nil {
+				if id, ok := a.Lhs[0].(*ast.Ident); ok && c.pass.TypesInfo.Defs[id] != nil {
+					c.defs[c.pass.TypesInfo.Defs[id]] = call
+				}
+				return
+			}
+		}
+	}
 	for i, lhs := range a.Lhs {
 		id, ok := lhs.(*ast.Ident)
 		if !ok {
 			continue
+		}
+		if a.Tok == token.ASSIGN && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
+			// q = q.Where(...) on a squirrel builder defined once: a step.
+			if obj := c.pass.TypesInfo.Uses[id]; obj != nil && isSquirrelBuilder(obj.Type()) {
+				if _, ok := c.defs[obj]; ok {
+					var steps []*ast.CallExpr
+					if c.squirrelStepsOnto(a.Rhs[0], id.Name, obj, &steps, 0) {
+						c.builderSteps[obj] = append(c.builderSteps[obj], a.Rhs[0])
+						continue
+					}
+				}
+			}
 		}
 		if a.Tok == token.DEFINE && len(a.Lhs) == len(a.Rhs) {
 			if obj := c.pass.TypesInfo.Defs[id]; obj != nil {
@@ -433,7 +467,9 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 	var sql *Text
 	switch a := arg.(type) {
 	case *ast.CallExpr:
-		if b := c.builderOf(a, "String"); b != nil && len(c.appends[b]) > 0 {
+		if name, recv, ok := c.squirrelMethod(a); ok && name == "ToSql" && recv != nil {
+			sql, _ = c.squirrelText(recv)
+		} else if b := c.builderOf(a, "String"); b != nil && len(c.appends[b]) > 0 {
 			var tb textBuilder
 			tb.opaque(strings.Join(c.appends[b], ""), arg)
 			sql = tb.text()

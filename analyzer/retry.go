@@ -26,7 +26,7 @@ func (c *checker) locksWithoutRetry(scripts map[*Text]*sqlparse.Script) {
 		aliases := c.txAliases(b.tx)
 		readFirst := map[ast.Node]bool{} // scopes that already read on the tx
 		for _, q := range c.allQueries() {
-			recv := receiverObj(c.pass.TypesInfo, q.base().call)
+			recv := identObj(c.pass.TypesInfo, c.runsOn(q.base()))
 			if recv == nil || !aliases[recv] {
 				continue
 			}
@@ -72,10 +72,9 @@ var poolTypes = map[[2]string]bool{
 	{pkgPGXPool, "Pool"}: true, {pkgPGXPool, "Conn"}: true, {pkgPGX, "Conn"}: true,
 }
 
-// onPool reports whether call is a method call on a pool or connection
-// (never a transaction), and whether that handle is pgx's.
-func (c *checker) onPool(call *ast.CallExpr) (ok, pgx bool) {
-	x := callRecv(c.pass.TypesInfo, call)
+// onPool reports whether the handle x is a pool or a connection (never a
+// transaction), and whether it is pgx's.
+func (c *checker) onPool(x ast.Expr) (ok, pgx bool) {
 	if x == nil {
 		return false, false
 	}
@@ -101,7 +100,7 @@ func (c *checker) singleLocks(scripts map[*Text]*sqlparse.Script) {
 		if s == nil || !slices.ContainsFunc(s.Stmts, locksForUpdate) {
 			continue
 		}
-		pool, pgx := c.onPool(q.base().call)
+		pool, pgx := c.onPool(c.runsOn(q.base()))
 		if !pool || c.queryRetried(q) {
 			continue
 		}
@@ -166,6 +165,14 @@ func containsObj(list []types.Object, o types.Object) bool {
 		}
 	}
 	return false
+}
+
+// identObj returns the variable x names, or nil.
+func identObj(info *types.Info, x ast.Expr) types.Object {
+	if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+		return info.Uses[id]
+	}
+	return nil
 }
 
 // receiverObj returns the variable a method call is made on (tx in tx.Exec).
