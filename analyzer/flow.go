@@ -286,6 +286,12 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, st
 		}
 		return
 	}
+	if pgx, ok := projectBegin(fn); ok {
+		if tx := assignedVar(c.pass.TypesInfo, stack); tx != nil {
+			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: pgx, helper: c.closureHelper(stack), retried: c.retried(stack)})
+		}
+		return
+	}
 	if key.pkg == pkgPGX && !key.method && (key.name == "BeginFunc" || key.name == "BeginTxFunc") && len(call.Args) > 0 {
 		// pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error { ... }) begins a
 		// transaction, runs the closure on it and commits: its parameter
@@ -298,6 +304,52 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, st
 		return
 	}
 	c.observeORM(call, fn)
+}
+
+// projectBegin reports a project's own Begin: a method named Begin...
+// (of a type or an interface, a wrapper or an adapter) that returns a
+// value with Commit and Rollback methods, and an error, the way the
+// drivers' Begin does (`func (c *DbConn) Begin() (Tx, error)`, an
+// adapter's `Begin(ctx) (adapter.Tx, error)`). pgx says Commit takes a
+// context. A Begin on a value that is itself a transaction (a savepoint)
+// is none.
+func projectBegin(fn *types.Func) (pgx, ok bool) {
+	sig, isSig := fn.Type().(*types.Signature)
+	if !isSig || sig.Recv() == nil || !strings.HasPrefix(fn.Name(), "Begin") || dbPackages[fn.Pkg().Path()] ||
+		sig.Results().Len() != 2 || !isError(sig.Results().At(1).Type()) {
+		return false, false
+	}
+	if _, isTx := txMethods(sig.Recv().Type()); isTx {
+		return false, false
+	}
+	return txMethods(sig.Results().At(0).Type())
+}
+
+// txMethods reports whether t (or *t) has Commit and Rollback methods,
+// and whether Commit takes a context.
+func txMethods(t types.Type) (pgx, ok bool) {
+	ms := types.NewMethodSet(t)
+	if _, isPtr := t.(*types.Pointer); !isPtr && !types.IsInterface(t) {
+		ms = types.NewMethodSet(types.NewPointer(t))
+	}
+	var commit *types.Func
+	rollback := false
+	for i := 0; i < ms.Len(); i++ {
+		switch f, _ := ms.At(i).Obj().(*types.Func); {
+		case f == nil:
+		case f.Name() == "Commit":
+			commit = f
+		case f.Name() == "Rollback":
+			rollback = true
+		}
+	}
+	if commit == nil || !rollback {
+		return false, false
+	}
+	if sig, ok := commit.Type().(*types.Signature); ok && sig.Params().Len() > 0 {
+		pgx = isNamed(sig.Params().At(0).Type(), "context", "Context", false)
+	}
+	return pgx, true
 }
 
 // recvNamed reports whether fn is a method of the named type pkg.name.

@@ -226,8 +226,16 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 			}
 		}
 		res.diags = kept
+		// A lock the package already reported (a project's Begin it saw)
+		// is reported once.
+		at := map[[2]any]bool{}
+		for _, d := range kept {
+			at[[2]any{d.Pos, d.Category}] = true
+		}
 		for _, f := range m.Findings() {
-			res.diags = append(res.diags, diag{pkg: pkgID[f.Pkg], Diagnostic: f.Diagnostic})
+			if !at[[2]any{f.Pos, f.Category}] {
+				res.diags = append(res.diags, diag{pkg: pkgID[f.Pkg], Diagnostic: f.Diagnostic})
+			}
 		}
 	}
 	if res.fset == nil {
