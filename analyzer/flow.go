@@ -693,7 +693,7 @@ func (c *checker) flow(scripts map[*Text]*sqlparse.Script) {
 			continue
 		}
 		for _, st := range s.Stmts {
-			if rules.IsCASWrite(cfg, c.fences, st) {
+			if rules.IsCASWrite(cfg, st) {
 				c.uncheckedCAS(q)
 				break
 			}

@@ -41,7 +41,7 @@ func (c *checker) locksWithoutRetry(scripts map[*Text]*sqlparse.Script) {
 						what = "SELECT ... FOR UPDATE"
 					}
 				}
-				if what == "" && readFirst[q.scope] && rules.IsCASWrite(c.settings.cfg, c.fences, st) {
+				if what == "" && readFirst[q.scope] && rules.IsCASWrite(c.settings.cfg, st) {
 					what = "this read-modify-write"
 				}
 				if st.Kind == sqlparse.KindSelect {

@@ -174,7 +174,7 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.
 				continue
 			}
 			ps := txflow.ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Table: table, Keys: keys}
-			ps.CAS = rules.IsCASWrite(cfg, c.fences, st)
+			ps.CAS = rules.IsCASWrite(cfg, st)
 			ps.Write = !ps.CAS
 			ps.Text = c.textSpan(q.text)
 			s.Stmts = append(s.Stmts, ps)
@@ -677,7 +677,7 @@ func (c *checker) summarizeCAS(s *txflow.Summary, scripts map[*Text]*sqlparse.Sc
 			continue
 		}
 		for _, st := range scripts[q.text].Stmts {
-			if rules.IsCASWrite(c.settings.cfg, c.fences, st) {
+			if rules.IsCASWrite(c.settings.cfg, st) {
 				s.CASResults = append(s.CASResults, txflow.CASResult{Func: key, Pos: q.call.Pos()})
 				break
 			}

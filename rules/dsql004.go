@@ -19,7 +19,7 @@ func checkSqlcExec(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Sp
 		return
 	}
 	name, cmd := sqlparse.SqlcQuery(ctx.Text, st.Span.Start)
-	if cmd != ":exec" || !IsCASWrite(ctx.Config, ctx.Fences, st) {
+	if cmd != ":exec" || !IsCASWrite(ctx.Config, st) {
 		return
 	}
 	report(st.KeywordSpan, "the compare-and-swap write "+name+" is annotated :exec, so the method sqlc generates drops its row count "+
@@ -30,9 +30,10 @@ func checkSqlcExec(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Sp
 // IsCASWrite reports whether st is a single-row compare-and-swap write: its
 // WHERE pins the row by key equality and carries a fence predicate. With a
 // schema, the key is the table's primary key or a unique key; without one,
-// any column compared for equality besides the fence. fences, which may be
-// nil, is what the module's statements tell of its columns.
-func IsCASWrite(cfg *Config, fences *Fences, st *sqlparse.Statement) bool {
+// any column compared for equality besides the fence. Fences learned from
+// usage do not count: a write that is a CAS only by them may take 0 rows
+// for success (delete the pointer if it is still ours).
+func IsCASWrite(cfg *Config, st *sqlparse.Statement) bool {
 	w := st.Write
 	if w == nil || w.Kind == sqlparse.KindInsert || !w.HasWhere {
 		return false
@@ -42,7 +43,7 @@ func IsCASWrite(cfg *Config, fences *Fences, st *sqlparse.Statement) bool {
 		// A guard that only rules a value out (status IS DISTINCT FROM
 		// 'done', executor_id <> $1) makes the write idempotent: no row
 		// changed means it was done already, not that a race was lost.
-		if isFence(cfg, fences, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) && !excludesOnly(c.Op) {
+		if isFence(cfg, nil, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) && !excludesOnly(c.Op) {
 			fence[c.Column] = true
 		}
 	}

@@ -30,16 +30,26 @@ type usage struct {
 	compared map[string]bool // compared by any statement's WHERE
 	guarded  map[string]bool // compared beside the key that pins the row, in a write or a lock
 	locked   bool            // some SELECT locks its rows
+	keys     map[string]bool // the schema's primary and unique key columns
 }
 
 // NewFences returns an empty record.
 func NewFences() *Fences { return &Fences{tables: map[string]*usage{}, filtered: map[string]bool{}} }
 
-func (f *Fences) table(name string) *usage {
-	u := f.tables[name]
+func (f *Fences) table(cfg *Config, t sqlparse.Table) *usage {
+	u := f.tables[t.Name]
 	if u == nil {
-		u = &usage{written: map[string]bool{}, compared: map[string]bool{}, guarded: map[string]bool{}}
-		f.tables[name] = u
+		u = &usage{written: map[string]bool{}, compared: map[string]bool{}, guarded: map[string]bool{}, keys: map[string]bool{}}
+		if st := tableOf(cfg, t); st != nil {
+			// A key picks the row; compared beside another column it is
+			// part of the row's name, never its state.
+			for _, k := range st.Keys() {
+				for _, c := range k {
+					u.keys[c] = true
+				}
+			}
+		}
+		f.tables[t.Name] = u
 	}
 	return u
 }
@@ -50,13 +60,13 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement) {
 		// (A table the schema knows is judged by its typed columns.)
 		for _, col := range ct.Columns {
 			if cfg.FenceColumns.Has(col) {
-				f.add(ct.Table.Name, col)
+				f.add(cfg, ct.Table, col)
 			}
 		}
 	}
 	for _, l := range st.Locks {
 		if l.Select != nil && len(l.Select.Tables) == 1 && !l.Select.Tables[0].Unknown() {
-			u := f.table(l.Select.Tables[0].Name)
+			u := f.table(cfg, l.Select.Tables[0])
 			u.locked = true
 			u.learnWhere(l.Select.Where, nil)
 		}
@@ -68,9 +78,11 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement) {
 	if w == nil || w.Table.Unknown() {
 		return
 	}
-	u := f.table(w.Table.Name)
+	u := f.table(cfg, w.Table)
 	for _, a := range w.Sets {
-		u.written[a.Column] = true
+		if !a.Copied {
+			u.written[a.Column] = true
+		}
 	}
 	u.learnWhere(w.Where, w)
 	for _, col := range fenceColumns(cfg, nil, w, w.Where) {
@@ -78,39 +90,39 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement) {
 		// WHERE username = 'root') fences that write but does not make the
 		// table coordination state.
 		if cfg.FenceColumns.Has(col) || cfg.OwnerColumns.Has(col) || cfg.StateColumns.Has(col) {
-			f.add(w.Table.Name, col)
+			f.add(cfg, w.Table, col)
 		}
 	}
 }
 
 // learnWhere records the columns a lock's or a write's WHERE compares. A
-// column compared beside another that pins the row is a guard, unless the
-// write assigns it too (a CAS on itself: a rename, or `data IS DISTINCT
-// FROM $1`, fences that write but makes no coordination state) or the
-// comparison only rules a value out.
+// column compared with a value of the caller's (a parameter, a constant,
+// IS NULL) while another column pins the row by equality is a guard:
+// `WHERE id = $2 AND worker = $3`. Not a guard: a comparison the write
+// makes of a column it assigns too (a CAS on itself: a rename, or `data IS
+// DISTINCT FROM $1`, fences that write but makes no coordination state),
+// one that only rules a value out, a join (`t.parent_id = v.id`), a time
+// (`< now()`), or a filter of a bulk write that pins no row.
 func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write) {
-	n := 0
-	for _, c := range conds {
-		if c.Column != "" && !c.InSubquery {
-			n++
-		}
-	}
 	for _, c := range conds {
 		if c.Column == "" || c.InSubquery || !comparison(c.Op) {
 			continue
 		}
 		u.compared[c.Column] = true
-		// An equality alone pins the row (WHERE id = $1, WHERE name = $1):
-		// a key, not a guard.
-		sole := n == 1 && (c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn)
-		if !sole && !excludesOnly(c.Op) && (w == nil || !assigns(w, c.Column)) {
-			u.guarded[c.Column] = true
+		if c.Value != sqlparse.ValueCaller || excludesOnly(c.Op) || (w != nil && assigns(w, c.Column)) {
+			continue
+		}
+		for _, d := range conds {
+			if d.Column != "" && d.Column != c.Column && !d.InSubquery && d.Op == sqlparse.OpEq && d.Value == sqlparse.ValueCaller {
+				u.guarded[c.Column] = true
+				break
+			}
 		}
 	}
 }
 
-func (f *Fences) add(table, col string) {
-	u := f.table(table)
+func (f *Fences) add(cfg *Config, table sqlparse.Table, col string) {
+	u := f.table(cfg, table)
 	if !slices.Contains(u.named, col) {
 		u.named = append(u.named, col)
 		sort.Strings(u.named)
@@ -145,7 +157,7 @@ func (f *Fences) Named(table string) []string {
 func (u *usage) guards() []string {
 	var cols []string
 	for c := range u.guarded {
-		if u.written[c] {
+		if u.written[c] && !u.keys[c] {
 			cols = append(cols, c)
 		}
 	}
@@ -160,7 +172,7 @@ func (f *Fences) Guard(table, col string) bool {
 		return false
 	}
 	u := f.tables[table]
-	return u.written[col] && u.guarded[col]
+	return u.written[col] && u.guarded[col] && !u.keys[col]
 }
 
 // Payload reports whether usage shows col of table to be payload whatever

@@ -118,6 +118,19 @@ func TestUsageFences(t *testing.T) {
 		}
 	}
 
+	// What real stores compare that is no claim: a foreign key they join
+	// on and re-parent, a configuration flag a bulk cleanup filters on, a
+	// time a sweep compares with now().
+	for _, texts := range [][]string{
+		{"UPDATE triggers SET parent_id = $1 WHERE parent_id = $2", "DELETE FROM triggers t USING versions v WHERE t.parent_id = v.id AND v.id = $1", "DELETE FROM triggers WHERE id = $1"},
+		{"INSERT INTO queues (name, auto_deleted) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET auto_deleted = EXCLUDED.auto_deleted", "DELETE FROM queues WHERE last_active < $1 AND auto_deleted = true", "DELETE FROM queues WHERE name = $1"},
+		{"UPDATE sweeps SET swept_at = now() WHERE id = $1", "UPDATE sweeps SET body = $2 WHERE id = $1 AND swept_at < now()", "DELETE FROM sweeps WHERE id = $1"},
+	} {
+		if got := ids(check(texts...)); got != "" {
+			t.Errorf("%q: %q", texts, got)
+		}
+	}
+
 	// A state name written by key and compared by nothing is payload: an
 	// OAuth2 request's `state` parameter.
 	const (

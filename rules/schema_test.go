@@ -102,6 +102,34 @@ func TestUnfencedWriteLearnedWithSchema(t *testing.T) {
 	}
 }
 
+// A key column is the row's name, never its state: a rename writes it and
+// a delete compares it beside another column, but it fences nothing. An
+// upsert's copy of the proposed row (MySQL's insert-ignore idiom, `SET
+// run_id = VALUES(run_id)`) writes nothing.
+func TestUsageFencesSkipKeys(t *testing.T) {
+	cfg := withSchema()
+	copies := []string{
+		"INSERT INTO packages (name, readme) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name",
+		"DELETE FROM packages WHERE name = $1 AND readme = $2",
+		"DELETE FROM packages WHERE readme = $1",
+	}
+	if fs := check(copies...); ids(fs) != "" {
+		t.Errorf("an upsert's copy learned as a write: %v", fs)
+	}
+	texts := []string{
+		"UPDATE packages SET name = $1 WHERE name = $2",
+		"DELETE FROM packages WHERE name = $1 AND readme = $2",
+		"DELETE FROM packages WHERE readme = $1",
+	}
+	if fs := checkWith(cfg, texts...); ids(fs) != "" {
+		t.Errorf("a primary key learned as a fence: %v", fs)
+	}
+	// Without the schema nothing tells name is the key.
+	if fs := check(texts...); ids(fs) != "DSQL003" {
+		t.Errorf("without a schema: %v", fs)
+	}
+}
+
 func TestUnfencedWriteCitesSchema(t *testing.T) {
 	cfg := withSchema()
 	fs := checkWith(cfg, "DELETE FROM executions WHERE shard_id = $1 AND namespace_id = $2 AND workflow_id = $3 AND run_id = $4")
@@ -175,12 +203,12 @@ func TestCASWriteWithSchema(t *testing.T) {
 	}
 	for _, c := range cases {
 		st := sqlparse.Parse(c.q).Stmts[0]
-		if got := IsCASWrite(cfg, nil, st); got != c.want {
+		if got := IsCASWrite(cfg, st); got != c.want {
 			t.Errorf("IsCASWrite(%s) = %v with a schema", c.q, got)
 		}
 	}
 	// Without a schema, any equality besides the fence stands for the key.
-	if !IsCASWrite(DefaultConfig(), nil, sqlparse.Parse(cases[2].q).Stmts[0]) {
+	if !IsCASWrite(DefaultConfig(), sqlparse.Parse(cases[2].q).Stmts[0]) {
 		t.Errorf("without a schema, the shard_id equality pins the row")
 	}
 }

@@ -279,7 +279,7 @@ func valueKind(n *pg.Node, target Table, upsert bool) ValueKind {
 }
 
 // assigns models SET targets.
-func assigns(targets []*pg.Node, table Table) []Assign {
+func assigns(targets []*pg.Node, table Table, upsert bool) []Assign {
 	out := make([]Assign, 0, len(targets))
 	for _, t := range targets {
 		rt := t.GetResTarget()
@@ -290,6 +290,10 @@ func assigns(targets []*pg.Node, table Table) []Assign {
 		val := rt.Val
 		if val.GetMultiAssignRef() != nil {
 			val = nil
+		}
+		if upsert && val.GetColumnRef() != nil {
+			parts := columnRef(val)
+			a.Copied = len(parts) == 2 && parts[0] == "excluded" && parts[1] == a.Column
 		}
 		if val != nil {
 			walkMessages(val.ProtoReflect(), func(m protoreflect.Message) {

@@ -142,6 +142,10 @@ type Assign struct {
 	Guards []string
 	// SelfRef marks a value computed from the column itself (range_id + 1).
 	SelfRef bool
+	// Copied marks an upsert's copy of the proposed row's own value
+	// (`c = EXCLUDED.c`, MySQL's `c = VALUES(c)`): the row is refreshed,
+	// not moved to a state the statement decides.
+	Copied bool
 }
 
 // Write describes an UPDATE, DELETE or INSERT ... ON CONFLICT DO UPDATE.

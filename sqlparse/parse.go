@@ -355,7 +355,7 @@ func schemaHole(schema, name string) string {
 
 func (b *builder) update(u *pg.UpdateStmt) *Write {
 	w := &Write{Kind: KindUpdate, Table: b.table(u.Relation)}
-	w.Sets = assigns(u.TargetList, w.Table)
+	w.Sets = assigns(u.TargetList, w.Table, false)
 	b.where(w, u.WhereClause, 0)
 	return w
 }
@@ -384,7 +384,7 @@ func (b *builder) upsert(ins *pg.InsertStmt) *Write {
 		return nil
 	}
 	w := &Write{Kind: KindInsert, Table: b.table(ins.Relation)}
-	w.Sets = assigns(oc.TargetList, w.Table)
+	w.Sets = assigns(oc.TargetList, w.Table, true)
 	b.where(w, oc.WhereClause, b.locateDoUpdate())
 	return w
 }

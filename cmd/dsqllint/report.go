@@ -43,17 +43,19 @@ type finding struct {
 	key      dedupKey
 }
 
-// dedupKey identifies a diagnostic reported more than once, as x/tools'
-// text printer does: the same position, end and message.
+// dedupKey identifies a diagnostic reported more than once: the same
+// position, end and rule. A package and its test variant judge the same
+// SQL, and may word one finding differently when the test files bring more
+// statements to learn from; it is one finding.
 type dedupKey struct {
 	pos, end token.Position
-	message  string
+	category string
 }
 
-// findings returns the distinct diagnostics ordered by file and position.
+// findings returns the distinct diagnostics ordered by file and position
+// (of one finding worded twice, the first wording in that order).
 func (r *result) findings() []*finding {
-	seen := map[dedupKey]bool{}
-	var out []*finding
+	var all []*finding
 	for i := range r.diags {
 		d := &r.diags[i]
 		end := d.End
@@ -61,16 +63,12 @@ func (r *result) findings() []*finding {
 			end = d.Pos
 		}
 		f := &finding{diag: d, rule: rules.ByID(d.Category), pos: r.fset.PositionFor(d.Pos, false), end: r.fset.PositionFor(end, false)}
-		f.key = dedupKey{f.pos, f.end, d.Message}
-		if seen[f.key] {
-			continue
-		}
-		seen[f.key] = true
+		f.key = dedupKey{f.pos, f.end, d.Category}
 		f.path = relPath(r.root, f.pos.Filename)
-		out = append(out, f)
+		all = append(all, f)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
 		if a.path != b.path {
 			return a.path < b.path
 		}
@@ -79,6 +77,14 @@ func (r *result) findings() []*finding {
 		}
 		return a.Message < b.Message
 	})
+	seen := map[dedupKey]bool{}
+	out := all[:0]
+	for _, f := range all {
+		if !seen[f.key] {
+			seen[f.key] = true
+			out = append(out, f)
+		}
+	}
 	return out
 }
 
@@ -95,7 +101,7 @@ func (r *result) keep(fs []*finding) {
 		if !end.IsValid() {
 			end = d.Pos
 		}
-		if keys[dedupKey{r.fset.PositionFor(d.Pos, false), r.fset.PositionFor(end, false), d.Message}] {
+		if keys[dedupKey{r.fset.PositionFor(d.Pos, false), r.fset.PositionFor(end, false), d.Category}] {
 			kept = append(kept, d)
 		}
 	}
