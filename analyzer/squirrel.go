@@ -122,7 +122,11 @@ func (c *checker) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
 			if !ok {
 				return nil, nil
 			}
-			sets, setAt = append(sets, col+" = "+c.squirrelValue(s.Args[1])), append(setAt, s)
+			v, ok := c.squirrelValue(s.Args[1])
+			if !ok {
+				return nil, nil
+			}
+			sets, setAt = append(sets, col+" = "+v), append(setAt, s)
 		case "SetMap":
 			lit, ok := ast.Unparen(s.Args[0]).(*ast.CompositeLit)
 			if !ok {
@@ -137,7 +141,11 @@ func (c *checker) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
 				if !known {
 					return nil, nil
 				}
-				sets, setAt = append(sets, col+" = "+c.squirrelValue(kv.Value)), append(setAt, s)
+				v, ok := c.squirrelValue(kv.Value)
+				if !ok {
+					return nil, nil
+				}
+				sets, setAt = append(sets, col+" = "+v), append(setAt, s)
 			}
 		case "RunWith":
 			handle = s.Args[0]
@@ -282,15 +290,16 @@ func isSquirrelBuilder(t types.Type) bool {
 }
 
 // squirrelValue renders a SET value: a sq.Expr's SQL, else a parameter.
-func (c *checker) squirrelValue(e ast.Expr) string {
+// A sq.Expr whose SQL is not known renders nothing: it may compute the
+// value from the row (`CASE state WHEN ... END`), no blind write.
+func (c *checker) squirrelValue(e ast.Expr) (string, bool) {
 	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
 		if name, recv, ok := c.squirrelMethod(call); ok && recv == nil && name == "Expr" && len(call.Args) > 0 {
-			if v, ok := c.knownString(call.Args[0], 0); ok {
-				return "(" + v + ")"
-			}
+			v, ok := c.knownString(call.Args[0], 0)
+			return "(" + v + ")", ok
 		}
 	}
-	return "?"
+	return "?", true
 }
 
 // squirrelOps are the map predicates and the operator each renders.

@@ -148,9 +148,10 @@ func coordinationColumns(cfg *Config, w *sqlparse.Write) []string {
 	return cols
 }
 
-// guardedAssignments accepts the MySQL-style upsert whose every
-// coordination assignment is a CASE guarded by the row's owner, version or
-// expiry (`worker_id = CASE WHEN expires_at <= ? THEN VALUES(worker_id) ...`).
+// guardedAssignments accepts a write whose every coordination assignment
+// is a CASE guarded by the row's owner, version or expiry (the MySQL-style
+// upsert `worker_id = CASE WHEN expires_at <= ? THEN VALUES(worker_id)
+// ...`), or by the column's own value (a state machine in one statement).
 func guardedAssignments(cfg *Config, w *sqlparse.Write, coord []string) bool {
 	if len(coord) == 0 {
 		return false
@@ -161,7 +162,9 @@ func guardedAssignments(cfg *Config, w *sqlparse.Write, coord []string) bool {
 		}
 		ok := false
 		for _, g := range a.Guards {
-			if cfg.FenceColumns.Has(g) || cfg.OwnerColumns.Has(g) || cfg.ExpiryColumns.Has(g) {
+			// A CASE on the column itself moves it only from the states
+			// it names (SET state = CASE state WHEN 'landed' THEN ... END).
+			if g == a.Column || cfg.FenceColumns.Has(g) || cfg.OwnerColumns.Has(g) || cfg.ExpiryColumns.Has(g) {
 				ok = true
 			}
 		}

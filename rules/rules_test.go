@@ -61,6 +61,9 @@ func TestUnfencedWrite(t *testing.T) {
 		// The statement writes only the rows it locked itself.
 		"WITH m AS (SELECT id FROM workflow_executions WHERE status = 'pending' LIMIT 10 FOR UPDATE) UPDATE workflow_executions SET status = 'running' FROM m WHERE workflow_executions.id = m.id",
 		"UPDATE workflow_executions SET status = 'running' WHERE id IN (SELECT id FROM workflow_executions WHERE status = 'pending' LIMIT 10 FOR UPDATE)",
+		// A state machine in one statement: the CASE moves only from the
+		// states it names.
+		"UPDATE workflow_executions SET status = CASE status WHEN 'sleeping' THEN 'pending' ELSE status END WHERE id = ?",
 		"UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3 AND (expires_at < now() OR worker_id = $1)",
 		"UPDATE jobs SET owner = $1 WHERE id = $2 AND owner IS NULL",
 		`INSERT INTO toygres_cms.instances (k8s_name, dns_name, state, create_orchestration_id) VALUES ($1, $2, 'creating', $3)

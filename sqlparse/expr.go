@@ -298,6 +298,14 @@ func assigns(targets []*pg.Node, table Table, upsert bool) []Assign {
 		if val != nil {
 			walkMessages(val.ProtoReflect(), func(m protoreflect.Message) {
 				switch x := m.Interface().(type) {
+				case *pg.CaseExpr:
+					// CASE state WHEN 'x' THEN ...: the value tested.
+					if x.Arg == nil {
+						break
+					}
+					if col, ok := targetColumn(x.Arg, table); ok {
+						a.Guards = append(a.Guards, col)
+					}
 				case *pg.CaseWhen:
 					walkMessages(x.Expr.ProtoReflect(), func(m protoreflect.Message) {
 						if cr, ok := m.Interface().(*pg.ColumnRef); ok {
