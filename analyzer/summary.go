@@ -603,15 +603,7 @@ func (c *checker) summarizeImpls(s *txflow.Summary) {
 	}
 	var ifaces []*types.Interface
 	for _, ptr := range pointerTypes(c.pass.Pkg) {
-		ms := types.NewMethodSet(ptr)
-		used := false
-		for i := range ms.Len() {
-			if relevant[c.key(ms.At(i).Obj().(*types.Func))] {
-				used = true
-				break
-			}
-		}
-		if !used {
+		if !c.hasRelevantMethod(ptr, relevant) {
 			continue
 		}
 		if ifaces == nil {
@@ -926,6 +918,39 @@ func (c *checker) key(fn *types.Func) string {
 
 // pointerTypes returns *T for every type T pkg declares that is no
 // interface: the method sets that may implement one.
+// hasRelevantMethod reports whether a method of ptr, its own or promoted
+// from an embedded field, is one of relevant. Its own methods are read
+// directly: a method set costs more than the rest of the summary.
+func (c *checker) hasRelevantMethod(ptr *types.Pointer, relevant map[string]bool) bool {
+	n, ok := ptr.Elem().(*types.Named)
+	if !ok {
+		return false
+	}
+	for i := range n.NumMethods() {
+		if relevant[c.key(n.Method(i))] {
+			return true
+		}
+	}
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	embeds := false
+	for i := range st.NumFields() {
+		embeds = embeds || st.Field(i).Embedded()
+	}
+	if !embeds {
+		return false
+	}
+	ms := types.NewMethodSet(ptr)
+	for i := range ms.Len() {
+		if relevant[c.key(ms.At(i).Obj().(*types.Func))] {
+			return true
+		}
+	}
+	return false
+}
+
 func pointerTypes(pkg *types.Package) []*types.Pointer {
 	var out []*types.Pointer
 	scope := pkg.Scope()
