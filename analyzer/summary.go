@@ -398,7 +398,7 @@ func mayHoldTx(t types.Type) bool {
 func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int, scopes map[ast.Node]bool) {
 	info := c.pass.TypesInfo
 	bound := c.boundToBegins(begins, scopes)
-	pass := func(scope ast.Node, callee string, call *ast.CallExpr, parent ast.Node, iface bool) {
+	pass := func(scope ast.Node, callee string, call *ast.CallExpr, parent ast.Node, iface, inRetry bool, helper string) {
 		from, ft, recv := c.scopeFunc(scope)
 		if from == "" {
 			return
@@ -445,7 +445,12 @@ func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int
 			handle(x, txflow.ReceiverArg)
 		}
 		for j, arg := range call.Args {
-			if _, ok := ast.Unparen(arg).(*ast.Ident); ok {
+			if pool, pgx := c.onPool(arg); pool {
+				// A pool handed to a function that runs a statement on
+				// it (sqlc's `q.ReadMessages(ctx, pool, ...)`): outside
+				// any transaction.
+				add(txflow.Pass{Param: txflow.NoHandle, Begin: -1, Arg: j, Pool: true, PGX: pgx, Retried: inRetry, Helper: helper})
+			} else if _, ok := ast.Unparen(arg).(*ast.Ident); ok {
 				handle(arg, j)
 			}
 		}
@@ -467,7 +472,7 @@ func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int
 	}
 	for _, oc := range c.outCalls {
 		retried(oc.callee, oc.closure, oc.loops, oc.helper)
-		pass(oc.scope, oc.callee, oc.call, oc.parent, oc.iface)
+		pass(oc.scope, oc.callee, oc.call, oc.parent, oc.iface, oc.closure || c.anyMentionsRetry(oc.loops), oc.helper)
 	}
 	// The package's own functions: a transaction reaches a lock in another
 	// package through a local helper too.
@@ -478,14 +483,14 @@ func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int
 				continue
 			}
 			retried(c.key(fn), lc.retryClosure, lc.loops, lc.helper)
-			pass(scope, c.key(fn), lc.call, lc.parent, false)
+			pass(scope, c.key(fn), lc.call, lc.parent, false, lc.retryClosure || c.anyMentionsRetry(lc.loops), lc.helper)
 		}
 	}
 	// f(tx), with f a function-typed parameter of the function or of one
 	// around the closure that calls it: the functions callers pass.
 	for _, vc := range c.varCalls {
 		if key, ok := c.paramFunc(vc.v); ok {
-			pass(vc.scope, key, vc.call, nil, false)
+			pass(vc.scope, key, vc.call, nil, false, false, "")
 		}
 	}
 }

@@ -16,6 +16,10 @@ import (
 // BeginRelated is the related information DSQL005 gives at the Begin.
 const BeginRelated = "the transaction begins here, outside any 40001 retry"
 
+// PoolRelated is the related information of a lock run on a pool handed
+// to a function: where it is handed over.
+const PoolRelated = "a pool, no transaction, is passed here to "
+
 // maxPassDepth bounds how many calls a transaction is followed through.
 const maxPassDepth = 8
 
@@ -223,15 +227,21 @@ func (m *Module) judge() {
 			}
 		}
 	}
-	// Writes a method runs on a handle that is no transaction.
+	// Writes a method runs on a handle that is no transaction, and locks
+	// run on a pool handed to a function: a statement of its own.
+	singles := map[token.Pos]bool{}
 	for _, s := range m.sums {
 		for _, p := range s.Passes {
 			if p.Param != NoHandle {
 				continue
 			}
 			m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From, false}}}, map[string]bool{}, func(r reached) {
-				if r.Write {
+				switch {
+				case r.Write:
 					use(r.Text).runs++
+				case r.Lock && p.Pool && !p.Retried && !m.helpers[p.Helper] && !r.retried && !m.retried[p.From] && !r.Quiet && r.sum.Enabled && !singles[r.Pos]:
+					singles[r.Pos] = true
+					m.findings = append(m.findings, Finding{Pkg: r.sum.Pkg, Diagnostic: singleLockDiagnostic(r.ParamStmt, p)})
 				}
 			})
 		}
@@ -461,6 +471,15 @@ type hop struct {
 	name     string
 	from     string
 	compared bool
+}
+
+// singleLockDiagnostic is DSQL005 at a lock that runs on the pool p hands
+// over, outside any transaction.
+func singleLockDiagnostic(l ParamStmt, p Pass) analysis.Diagnostic {
+	r := rules.LockWithoutRetry
+	return analysis.Diagnostic{Pos: l.Pos, End: l.End, Category: r.ID, URL: r.DocURL(),
+		Message: r.Prefix() + rules.SingleLockWithoutRetryMessage(false, p.PGX),
+		Related: []analysis.RelatedInformation{{Pos: p.Pos, Message: PoolRelated + shortName(p.Callee)}}}
 }
 
 func lockDiagnostic(fset *token.FileSet, b Begin, l ParamStmt, path []hop) analysis.Diagnostic {

@@ -136,6 +136,12 @@ type Pass struct {
 	Arg      int
 	Pos      token.Pos
 	Compared bool
+	// Pool marks a pool or connection handed over (Param is NoHandle):
+	// what runs on it runs outside any transaction. PGX says it is pgx's,
+	// Retried that the call sits in a retry the package sees, Helper (as
+	// HelperSite's) the function of another package whose closure holds it.
+	Pool, PGX, Retried bool
+	Helper             string
 }
 
 // Begin is a transaction begun in Func.

@@ -65,9 +65,28 @@ func ClaimWithTx(ctx context.Context, db *sql.DB, queries *sqlc.Queries, shard i
 	return tx.Commit()
 }
 
-// Negative twin: the same call on Queries over the pool, in no
-// transaction it begins.
+// The same call on Queries over the pool, in no transaction it begins:
+// no Begin to name. (The lock runs as a statement of its own; through
+// Queries made from a pool that is not followed yet, see Peek.)
 func ReadWithPool(ctx context.Context, db *sql.DB, shard int32) error {
 	_, err := sqlc.New(db).LockShard(ctx, shard)
 	return err
+}
+
+// Peek hands the pool itself to a generated query that locks: a statement
+// of its own, which nothing re-runs.
+func Peek(ctx context.Context, db *sql.DB, shard int32) error {
+	_, err := q.LockShardOnPool(ctx, db, shard)
+	return err
+}
+
+// Negative twin: the call is re-run on a serialization failure.
+func PeekRetried(ctx context.Context, db *sql.DB, shard int32) error {
+	for {
+		_, err := q.LockShardOnPoolRetried(ctx, db, shard)
+		if err != nil && strings.Contains(err.Error(), "40001") {
+			continue
+		}
+		return err
+	}
 }

@@ -4,3 +4,9 @@ SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE; -- want `DSQL005 loc
 -- name: LockShardRetried :one
 SELECT range_id FROM shards WHERE shard_id = $1
 FOR UPDATE;
+
+-- name: LockShardOnPool :one
+SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE; -- want `DSQL005 lock-without-retry: this statement locks FOR UPDATE outside any transaction`
+
+-- name: LockShardOnPoolRetried :one
+SELECT range_id FROM shards WHERE shard_id = $1 AND range_id >= 0 FOR UPDATE;

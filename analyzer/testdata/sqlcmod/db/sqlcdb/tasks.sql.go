@@ -31,3 +31,25 @@ func (q *Queries) LockShardRow(ctx context.Context, db DBTX, shardID int32) (int
 	err := row.Scan(&range_id)
 	return range_id, err
 }
+
+const lockShardOnPool = `-- name: LockShardOnPool :one
+SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE
+`
+
+func (q *Queries) LockShardOnPool(ctx context.Context, db DBTX, shardID int32) (int64, error) {
+	row := db.QueryRowContext(ctx, lockShardOnPool, shardID)
+	var range_id int64
+	err := row.Scan(&range_id)
+	return range_id, err
+}
+
+const lockShardOnPoolRetried = `-- name: LockShardOnPoolRetried :one
+SELECT range_id FROM shards WHERE shard_id = $1 AND range_id >= 0 FOR UPDATE
+`
+
+func (q *Queries) LockShardOnPoolRetried(ctx context.Context, db DBTX, shardID int32) (int64, error) {
+	row := db.QueryRowContext(ctx, lockShardOnPoolRetried, shardID)
+	var range_id int64
+	err := row.Scan(&range_id)
+	return range_id, err
+}
