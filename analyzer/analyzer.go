@@ -242,6 +242,9 @@ type checker struct {
 	helpers map[*ast.FuncDecl]bool
 	// directives are the //dsqllint:ignore comments of the Go files.
 	directives []*directive
+	// evalSteps counts the work of one evaluation of a query argument
+	// (eval.go), which maxEvalSteps bounds.
+	evalSteps int
 	// fences is what the package's statements tell of their tables'
 	// coordination columns (rules.Fences), learned before any is judged.
 	fences *rules.Fences

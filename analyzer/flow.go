@@ -578,6 +578,19 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 			}
 		}
 	}
+	if sql == nil {
+		// A statement handed back by another function, as a string or
+		// in a struct field (eval.go).
+		switch arg.(type) {
+		case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr:
+			c.evalSteps = 0
+			if s, ok := c.evalString(arg, nil, 0); ok && sqlparse.LooksLikeSQL(s) {
+				var b textBuilder
+				b.opaque(s, arg)
+				sql = b.text()
+			}
+		}
+	}
 	if sql != nil {
 		sql.Node, sql.Known, sql.Ref = arg, true, true
 	}
