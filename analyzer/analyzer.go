@@ -399,22 +399,47 @@ func (c *checker) lockedBefore(locks map[ast.Node][]heldLock, t *Text) func(int,
 			}
 			return true
 		}
-		pos := t.Pos(at, false)
-		for _, l := range locks[t.Scope] {
-			if l.pos < pos && covers(l) {
-				return true
-			}
-		}
-		for _, call := range c.calls[t.Scope] {
-			if call.pos >= pos {
-				continue
-			}
-			for _, l := range locks[call.fn] {
-				if covers(l) {
+		// before reports a lock in scope before pos, or in a package
+		// function scope called before pos.
+		before := func(scope ast.Node, pos token.Pos) bool {
+			for _, l := range locks[scope] {
+				if l.pos < pos && covers(l) {
 					return true
 				}
 			}
+			for _, call := range c.calls[scope] {
+				if call.pos >= pos {
+					continue
+				}
+				for _, l := range locks[call.fn] {
+					if covers(l) {
+						return true
+					}
+				}
+			}
+			return false
 		}
-		return false
+		if before(t.Scope, t.Pos(at, false)) {
+			return true
+		}
+		// A helper that writes, called only after its callers locked the
+		// row (the transaction handed down, or carried in the context).
+		fd, ok := t.Scope.(*ast.FuncDecl)
+		if !ok {
+			return false
+		}
+		n := 0
+		for scope, calls := range c.calls {
+			for _, call := range calls {
+				if call.fn != fd {
+					continue
+				}
+				if !before(scope, call.pos) {
+					return false
+				}
+				n++
+			}
+		}
+		return n > 0
 	}
 }

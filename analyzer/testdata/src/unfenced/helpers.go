@@ -1,0 +1,47 @@
+package unfenced
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/dsqllint/dsqllint/runtime/occ"
+)
+
+type txKey struct{}
+
+// The transaction travels in the context: the caller locks the job row,
+// then a helper writes it by key. The lock fences the write.
+func runJob(ctx context.Context, db *sql.DB, id int64) error {
+	return occ.RunTxWithRetryVoid(ctx, db, func(tx *sql.Tx) error {
+		ctx := context.WithValue(ctx, txKey{}, tx)
+		if _, err := tx.ExecContext(ctx, "SELECT id FROM jobs WHERE id = $1 FOR UPDATE", id); err != nil {
+			return err
+		}
+		return finishJob(ctx, id)
+	})
+}
+
+func finishJob(ctx context.Context, id int64) error {
+	tx := ctx.Value(txKey{}).(*sql.Tx)
+	_, err := tx.ExecContext(ctx, "UPDATE jobs SET status = 'done', finished_at = now() WHERE id = $1", id)
+	return err
+}
+
+// Negative twin: a helper one of whose callers writes without the lock.
+func retryJob(ctx context.Context, db *sql.DB, id int64) error {
+	return occ.RunTxWithRetryVoid(ctx, db, func(tx *sql.Tx) error {
+		ctx := context.WithValue(ctx, txKey{}, tx)
+		if _, err := tx.ExecContext(ctx, "SELECT id FROM jobs WHERE id = $1 FOR UPDATE", id); err != nil {
+			return err
+		}
+		return requeueJob(ctx, id)
+	})
+}
+
+func forceRequeue(ctx context.Context, id int64) error { return requeueJob(ctx, id) }
+
+func requeueJob(ctx context.Context, id int64) error {
+	tx := ctx.Value(txKey{}).(*sql.Tx)
+	_, err := tx.ExecContext(ctx, "UPDATE jobs SET status = 'pending' WHERE id = $1", id) // want `DSQL003 unfenced-write: UPDATE of jobs sets status`
+	return err
+}
