@@ -423,23 +423,28 @@ func (c *checker) lockedBefore(locks map[ast.Node][]heldLock, t *Text) func(int,
 			return true
 		}
 		// A helper that writes, called only after its callers locked the
-		// row (the transaction handed down, or carried in the context).
-		fd, ok := t.Scope.(*ast.FuncDecl)
-		if !ok {
-			return false
-		}
-		n := 0
-		for scope, calls := range c.calls {
-			for _, call := range calls {
-				if call.fn != fd {
-					continue
-				}
-				if !before(scope, call.pos) {
-					return false
-				}
-				n++
+		// row (the transaction handed down, or carried in the context),
+		// or called by helpers that are, three calls up.
+		var callersLocked func(scope ast.Node, depth int) bool
+		callersLocked = func(scope ast.Node, depth int) bool {
+			fd, ok := scope.(*ast.FuncDecl)
+			if !ok || depth == 0 {
+				return false
 			}
+			n := 0
+			for caller, calls := range c.calls {
+				for _, call := range calls {
+					if call.fn != fd {
+						continue
+					}
+					if caller == scope || !before(caller, call.pos) && !callersLocked(caller, depth-1) {
+						return false
+					}
+					n++
+				}
+			}
+			return n > 0
 		}
-		return n > 0
+		return callersLocked(t.Scope, 3)
 	}
 }

@@ -23,7 +23,15 @@ func runJob(ctx context.Context, db *sql.DB, id int64) error {
 
 func finishJob(ctx context.Context, id int64) error {
 	tx := ctx.Value(txKey{}).(*sql.Tx)
-	_, err := tx.ExecContext(ctx, "UPDATE jobs SET status = 'done', finished_at = now() WHERE id = $1", id)
+	if _, err := tx.ExecContext(ctx, "UPDATE jobs SET status = 'done', finished_at = now() WHERE id = $1", id); err != nil {
+		return err
+	}
+	return archiveJob(ctx, tx, id)
+}
+
+// Two calls down from the lock.
+func archiveJob(ctx context.Context, tx *sql.Tx, id int64) error {
+	_, err := tx.ExecContext(ctx, "DELETE FROM jobs WHERE id = $1", id)
 	return err
 }
 
