@@ -440,9 +440,14 @@ func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int
 			}
 		}
 		// A method runs on its receiver: tx.WriteLockShards(ctx, f),
-		// qtx := q.WithTx(tx); qtx.LockShard(ctx, id).
+		// qtx := q.WithTx(tx); qtx.LockShard(ctx, id); and on the pool a
+		// value was made from: sqlc.New(pool).LockShard(ctx, id).
 		if x := callRecv(info, call); x != nil {
-			handle(x, txflow.ReceiverArg)
+			if pool, pgx := c.madeFromPool(x); pool {
+				add(txflow.Pass{Param: txflow.NoHandle, Begin: -1, Arg: txflow.ReceiverArg, Pool: true, PGX: pgx, Retried: inRetry, Helper: helper})
+			} else {
+				handle(x, txflow.ReceiverArg)
+			}
 		}
 		for j, arg := range call.Args {
 			if pool, pgx := c.onPool(arg); pool {
@@ -923,6 +928,34 @@ func (c *checker) key(fn *types.Func) string {
 
 // pointerTypes returns *T for every type T pkg declares that is no
 // interface: the method sets that may implement one.
+// madeFromPool reports whether x is a value a call made from a pool or a
+// connection (`sqlc.New(pool)`, `q := NewRepo(db)`), and whether it is
+// pgx's: its methods query the pool.
+func (c *checker) madeFromPool(x ast.Expr) (pool, pgx bool) {
+	for range 2 {
+		switch e := ast.Unparen(x).(type) {
+		case *ast.Ident:
+			def, ok := c.defs[c.pass.TypesInfo.Uses[e]]
+			if !ok {
+				return false, false
+			}
+			x = def
+			continue
+		case *ast.CallExpr:
+			if _, _, ok := calleeOf(c.pass.TypesInfo, e); !ok || callRecv(c.pass.TypesInfo, e) != nil {
+				return false, false // (q.WithTx(tx) is a method)
+			}
+			for _, a := range e.Args {
+				if pool, pgx := c.onPool(a); pool {
+					return true, pgx
+				}
+			}
+		}
+		return false, false
+	}
+	return false, false
+}
+
 // hasRelevantMethod reports whether a method of ptr, its own or promoted
 // from an embedded field, is one of relevant. Its own methods are read
 // directly: a method set costs more than the rest of the summary.

@@ -229,7 +229,7 @@ func (m *Module) judge() {
 	}
 	// Writes a method runs on a handle that is no transaction, and locks
 	// run on a pool handed to a function: a statement of its own.
-	singles := map[token.Pos]bool{}
+	singles := map[token.Pos]Finding{}
 	for _, s := range m.sums {
 		for _, p := range s.Passes {
 			if p.Param != NoHandle {
@@ -239,9 +239,10 @@ func (m *Module) judge() {
 				switch {
 				case r.Write:
 					use(r.Text).runs++
-				case r.Lock && p.Pool && !p.Retried && !m.helpers[p.Helper] && !r.retried && !m.retried[p.From] && !r.Quiet && r.sum.Enabled && !singles[r.Pos]:
-					singles[r.Pos] = true
-					m.findings = append(m.findings, Finding{Pkg: r.sum.Pkg, Diagnostic: singleLockDiagnostic(r.ParamStmt, p)})
+				case r.Lock && p.Pool && !p.Retried && !m.helpers[p.Helper] && !r.retried && !m.retried[p.From] && !r.Quiet && r.sum.Enabled:
+					if _, ok := singles[r.Pos]; !ok {
+						singles[r.Pos] = Finding{Pkg: r.sum.Pkg, Diagnostic: singleLockDiagnostic(r.ParamStmt, p)}
+					}
 				}
 			})
 		}
@@ -282,6 +283,12 @@ func (m *Module) judge() {
 	}
 	for _, f := range locks {
 		m.findings = append(m.findings, Finding{Pkg: f.r.sum.Pkg, Diagnostic: lockDiagnostic(m.fset, f.b, f.r.ParamStmt, f.r.path)})
+	}
+	// One DSQL005 a lock: a transaction's names its Begin.
+	for pos, f := range singles {
+		if _, ok := locks[pos]; !ok {
+			m.findings = append(m.findings, f)
+		}
 	}
 	for sp, u := range writes {
 		if u.runs > 0 && u.fenced == u.runs {

@@ -65,12 +65,29 @@ func ClaimWithTx(ctx context.Context, db *sql.DB, queries *sqlc.Queries, shard i
 	return tx.Commit()
 }
 
-// The same call on Queries over the pool, in no transaction it begins:
-// no Begin to name. (The lock runs as a statement of its own; through
-// Queries made from a pool that is not followed yet, see Peek.)
+// The same call on Queries over the pool: the lock also runs as a
+// statement of its own, and is reported once, naming the Begin above.
 func ReadWithPool(ctx context.Context, db *sql.DB, shard int32) error {
 	_, err := sqlc.New(db).LockShard(ctx, shard)
 	return err
+}
+
+// Queries made from the pool run their lock outside any transaction.
+func PeekWithPool(ctx context.Context, db *sql.DB, shard int32) error {
+	queries := sqlc.New(db)
+	_, err := queries.PeekShard(ctx, shard)
+	return err
+}
+
+// Negative twin: re-run on a serialization failure.
+func PeekWithPoolRetried(ctx context.Context, db *sql.DB, shard int32) error {
+	for {
+		_, err := sqlc.New(db).PeekShardRetried(ctx, shard)
+		if err != nil && strings.Contains(err.Error(), "40001") {
+			continue
+		}
+		return err
+	}
 }
 
 // Peek hands the pool itself to a generated query that locks: a statement

@@ -19,3 +19,9 @@ UPDATE shards SET data = @data WHERE shard_id = @shard_id AND data IS DISTINCT F
 
 -- name: LockShard :one
 SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE; -- want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at worker.go:56`
+
+-- name: PeekShard :one
+SELECT range_id FROM shards WHERE shard_id = $1 AND range_id > 0 FOR UPDATE; -- want `DSQL005 lock-without-retry: this statement locks FOR UPDATE outside any transaction`
+
+-- name: PeekShardRetried :one
+SELECT range_id FROM shards WHERE shard_id = $1 AND range_id > 1 FOR UPDATE;

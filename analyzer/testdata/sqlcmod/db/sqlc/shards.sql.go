@@ -76,3 +76,25 @@ func (q *Queries) LockShard(ctx context.Context, shardID int32) (int64, error) {
 	err := row.Scan(&range_id)
 	return range_id, err
 }
+
+const peekShard = `-- name: PeekShard :one
+SELECT range_id FROM shards WHERE shard_id = $1 AND range_id > 0 FOR UPDATE
+`
+
+func (q *Queries) PeekShard(ctx context.Context, shardID int32) (int64, error) {
+	row := q.db.QueryRowContext(ctx, peekShard, shardID)
+	var range_id int64
+	err := row.Scan(&range_id)
+	return range_id, err
+}
+
+const peekShardRetried = `-- name: PeekShardRetried :one
+SELECT range_id FROM shards WHERE shard_id = $1 AND range_id > 1 FOR UPDATE
+`
+
+func (q *Queries) PeekShardRetried(ctx context.Context, shardID int32) (int64, error) {
+	row := q.db.QueryRowContext(ctx, peekShardRetried, shardID)
+	var range_id int64
+	err := row.Scan(&range_id)
+	return range_id, err
+}
