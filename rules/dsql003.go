@@ -100,6 +100,11 @@ func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlpar
 		// the caller read.
 		return
 	}
+	if w.Kind == sqlparse.KindUpdate && w.HasWhere && !pinsByValue(w.Where) {
+		// A sweep (UPDATE ... WHERE now() - started_at > '1 day', or rows
+		// a subquery picks): its own WHERE decides, on what it reads.
+		return
+	}
 	if locksOwnTarget(st, w) {
 		return // WITH m AS (SELECT id ... FOR UPDATE) UPDATE t ... FROM m: the statement writes the rows it locked
 	}

@@ -47,7 +47,7 @@ func TestUnfencedWrite(t *testing.T) {
 		"UPDATE leases SET worker_id = $1 WHERE resource_id = $2 AND worker_id <> $1",
 		"UPDATE leases SET worker_id = $1 WHERE resource_id = $2 AND EXISTS (SELECT 1 FROM shards WHERE range_id = $3)",
 		// The CTE locks another table's rows, not the ones written.
-		"WITH m AS (SELECT resource_id FROM leases WHERE kind = 'workflow' FOR UPDATE) UPDATE workflow_executions SET status = 'running' FROM m WHERE workflow_executions.id = m.resource_id",
+		"WITH m AS (SELECT resource_id FROM leases WHERE resource_id = $1 FOR UPDATE) UPDATE workflow_executions SET status = 'running' FROM m WHERE workflow_executions.id = $1 AND workflow_executions.id = m.resource_id",
 	}
 	quiet := []string{
 		"UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3",
@@ -59,8 +59,11 @@ func TestUnfencedWrite(t *testing.T) {
 		"UPDATE workflow_executions SET status = 'pending' WHERE namespace = ? AND status = 'running' AND id NOT IN (SELECT resource_id FROM leases WHERE kind = 'workflow')",
 		"UPDATE workflow_steps SET output_data = $1 WHERE id = $2",
 		// The statement writes only the rows it locked itself.
+		"WITH m AS (SELECT id FROM workflow_executions WHERE id = $1 AND status = 'pending' FOR UPDATE) UPDATE workflow_executions SET status = 'running' FROM m WHERE workflow_executions.id = $1 AND workflow_executions.id = m.id",
 		"WITH m AS (SELECT id FROM workflow_executions WHERE status = 'pending' LIMIT 10 FOR UPDATE) UPDATE workflow_executions SET status = 'running' FROM m WHERE workflow_executions.id = m.id",
 		"UPDATE workflow_executions SET status = 'running' WHERE id IN (SELECT id FROM workflow_executions WHERE status = 'pending' LIMIT 10 FOR UPDATE)",
+		// A sweep: its WHERE picks the rows by what it reads, not by a key.
+		"UPDATE workflow_executions SET status = 'failed', sleep_until = NULL WHERE (now() - sleep_until) > interval '1 day'",
 		// A state machine in one statement: the CASE moves only from the
 		// states it names.
 		"UPDATE workflow_executions SET status = CASE status WHEN 'sleeping' THEN 'pending' ELSE status END WHERE id = ?",
