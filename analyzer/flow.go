@@ -415,7 +415,7 @@ func (c *checker) observeAssign(a *ast.AssignStmt) {
 			if obj := c.pass.TypesInfo.Uses[id]; obj != nil && isSquirrelBuilder(obj.Type()) {
 				if _, ok := c.defs[obj]; ok {
 					var steps []*ast.CallExpr
-					if c.squirrelStepsOnto(a.Rhs[0], id.Name, obj, &steps, 0) {
+					if c.squirrelStepsOnto(a.Rhs[0], obj, &steps, 0) {
 						c.builderSteps[obj] = append(c.builderSteps[obj], a.Rhs[0])
 						continue
 					}

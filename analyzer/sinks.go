@@ -45,8 +45,12 @@ func (c *checker) sinkCalls() []*Text {
 	sinks := map[sink]*queryCall{}
 	var texts []*Text
 	frontier := c.queries
+	type found struct {
+		sink
+		inner *queryCall
+	}
 	for depth := 0; depth < 3 && len(frontier) > 0; depth++ {
-		added := map[sink]*queryCall{}
+		var added []found // in the frontier's order: findings must not depend on map order
 		for _, q := range frontier {
 			id, ok := ast.Unparen(q.arg).(*ast.Ident)
 			if !ok {
@@ -58,13 +62,14 @@ func (c *checker) sinkCalls() []*Text {
 			}
 			if _, seen := sinks[sink{p.fd, p.index}]; !seen {
 				sinks[sink{p.fd, p.index}] = q
-				added[sink{p.fd, p.index}] = q
+				added = append(added, found{sink{p.fd, p.index}, q})
 			}
 		}
 		var next []*queryCall
 		for _, i := range order {
 			lc, scope := calls[i], scopes[i]
-			for sk, inner := range added {
+			for _, a := range added {
+				sk, inner := a.sink, a.inner
 				if lc.fn != sk.fd || sk.arg >= len(lc.call.Args) || lc.call.Ellipsis != token.NoPos && sk.arg == len(lc.call.Args)-1 {
 					continue
 				}

@@ -231,7 +231,7 @@ func (c *checker) squirrelSteps(b ast.Expr, steps *[]*ast.CallExpr, depth int) b
 		// q = q.Where(...): the steps added to the variable since.
 		for _, more := range c.builderSteps[obj] {
 			var extra []*ast.CallExpr
-			if !c.squirrelStepsOnto(more, x.Name, obj, &extra, depth+1) {
+			if !c.squirrelStepsOnto(more, obj, &extra, depth+1) {
 				return false
 			}
 			*steps = append(*steps, extra...)
@@ -243,7 +243,7 @@ func (c *checker) squirrelSteps(b ast.Expr, steps *[]*ast.CallExpr, depth int) b
 
 // squirrelStepsOnto appends the steps of e, a chain on the builder
 // variable obj, without the variable itself.
-func (c *checker) squirrelStepsOnto(e ast.Expr, name string, obj types.Object, steps *[]*ast.CallExpr, depth int) bool {
+func (c *checker) squirrelStepsOnto(e ast.Expr, obj types.Object, steps *[]*ast.CallExpr, depth int) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok || depth > 64 {
 		return false
@@ -256,7 +256,7 @@ func (c *checker) squirrelStepsOnto(e ast.Expr, name string, obj types.Object, s
 		*steps = append(*steps, call)
 		return true
 	}
-	if !c.squirrelStepsOnto(recv, name, obj, steps, depth+1) {
+	if !c.squirrelStepsOnto(recv, obj, steps, depth+1) {
 		return false
 	}
 	*steps = append(*steps, call)
