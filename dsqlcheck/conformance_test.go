@@ -143,6 +143,41 @@ var conformanceCases = []conformance{
 		_, err = tx.ExecContext(ctx, "INSERT INTO t (id) VALUES (9)")
 		return err
 	}},
+	{"a statement after a refusal in a transaction", "", "25P02", "current transaction is aborted, commands ignored until end of transaction block", func(ctx context.Context, db *sql.DB) error {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if _, err := tx.ExecContext(ctx, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"); err == nil {
+			return errors.New("SET TRANSACTION ran")
+		}
+		_, err = tx.ExecContext(ctx, "SELECT 1")
+		return err
+	}},
+	{"COMMIT after a refusal rolls back", "", "", "", func(ctx context.Context, db *sql.DB) error {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		for _, q := range []string{"BEGIN", "INSERT INTO t (id) VALUES (8)"} {
+			if _, err := conn.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+		if _, err := conn.ExecContext(ctx, "TRUNCATE t"); err == nil {
+			return errors.New("TRUNCATE ran")
+		}
+		if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+			return err
+		}
+		var n int
+		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE id = 8").Scan(&n); err != nil || n != 0 {
+			return fmt.Errorf("the row written before the refusal: %d (%v)", n, err)
+		}
+		return nil
+	}},
 }
 
 // TestConformance runs every statement of the table in reject mode on

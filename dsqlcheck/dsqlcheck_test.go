@@ -503,3 +503,84 @@ func TestGormModule(t *testing.T) {
 		t.Fatalf("go test in testdata/gormmod: %v\n%s", err, out)
 	}
 }
+
+// TestRefusalAbortsTransaction: a statement DSQL refuses inside a
+// transaction aborts it, as on DSQL: every later statement gets 25P02
+// until ROLLBACK, COMMIT rolls back (the driver's commit reports it), and
+// the connection is usable afterwards. The same with BEGIN and COMMIT
+// written in SQL on one connection.
+func TestRefusalAbortsTransaction(t *testing.T) {
+	db, _ := open(t, dsqlcheck.New(dsqlcheck.WithReject()))
+	ctx := context.Background()
+	rowExists := func(id int) bool {
+		var n int
+		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE id = $1", id).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n == 1
+	}
+	code := func(err error) string {
+		var e *dsqlcheck.Error
+		if errors.As(err, &e) {
+			return e.Code
+		}
+		var pg interface{ SQLState() string }
+		if errors.As(err, &pg) {
+			return pg.SQLState()
+		}
+		return fmt.Sprint(err)
+	}
+
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO t (id) VALUES (10)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, "TRUNCATE t"); code(err) != "0A000" {
+		t.Fatalf("TRUNCATE in a transaction: %v", err)
+	}
+	for _, q := range []string{"SELECT 1", "INSERT INTO t (id) VALUES (11)"} {
+		if _, err := tx.ExecContext(ctx, q); code(err) != "25P02" {
+			t.Errorf("%s after the refusal: %v, want 25P02", q, err)
+		}
+	}
+	if err := tx.Commit(); !errors.Is(err, pgx.ErrTxCommitRollback) {
+		t.Errorf("COMMIT of the aborted transaction: %v, want %v", err, pgx.ErrTxCommitRollback)
+	}
+	if rowExists(10) || rowExists(11) {
+		t.Error("a write of the aborted transaction was committed")
+	}
+
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	exec := func(q string) error { _, err := conn.ExecContext(ctx, q); return err }
+	for _, q := range []string{"BEGIN", "INSERT INTO t (id) VALUES (12)"} {
+		if err := exec(q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	if err := exec("LOCK TABLE t"); code(err) != "0A000" {
+		t.Fatalf("LOCK TABLE in a transaction: %v", err)
+	}
+	if err := exec("UPDATE t SET v = 1 WHERE id = 1"); code(err) != "25P02" {
+		t.Errorf("UPDATE after the refusal: %v, want 25P02", err)
+	}
+	if err := exec("COMMIT"); err != nil {
+		t.Errorf("COMMIT in SQL of the aborted transaction: %v (PostgreSQL and DSQL answer ROLLBACK)", err)
+	}
+	if rowExists(12) {
+		t.Error("a write of the aborted transaction was committed")
+	}
+	// The connection goes on: a refusal outside a transaction aborts nothing.
+	if err := exec("TRUNCATE t"); code(err) != "0A000" {
+		t.Errorf("TRUNCATE alone: %v", err)
+	}
+	if err := exec("INSERT INTO t (id) VALUES (13)"); err != nil || !rowExists(13) {
+		t.Errorf("after the aborted transaction: %v", err)
+	}
+}

@@ -136,9 +136,10 @@ func (k *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 // so that a statement over the row limit can be undone as DSQL would.
 func (k *conn) exec(ctx context.Context, query string, run func(text string) (driver.Result, error)) (driver.Result, error) {
 	v := k.c.check(query)
-	if v.commit && k.st.open {
-		// COMMIT in SQL: DSQL answers an aborted or too old transaction
-		// with an error, and rolls it back.
+	if v.commit && k.st.open && k.st.aborted == nil {
+		// COMMIT in SQL: DSQL answers a too old transaction with an
+		// error, and rolls it back. (An aborted one is aborted on the
+		// server too, which answers COMMIT as DSQL does: ROLLBACK.)
 		if e := k.c.ending(&k.st, query, k.c.reject); e != nil {
 			k.st.end()
 			_ = k.simple(ctx, "ROLLBACK")
@@ -146,7 +147,7 @@ func (k *conn) exec(ctx context.Context, query string, run func(text string) (dr
 		}
 	}
 	if e := k.c.before(&k.st, v, query, k.c.reject); e != nil {
-		return nil, e
+		return nil, k.refuse(ctx, e)
 	}
 	text := query
 	if v.asyncDDL != "" {
@@ -165,7 +166,7 @@ func (k *conn) exec(ctx context.Context, query string, run func(text string) (dr
 				if wrap {
 					_ = k.simple(ctx, "ROLLBACK")
 				}
-				return nil, e
+				return nil, k.refuse(ctx, e)
 			}
 		}
 	}
@@ -183,6 +184,24 @@ func (k *conn) exec(ctx context.Context, query string, run func(text string) (dr
 	}
 	return res, err
 }
+
+// refuse answers a statement with DSQL's refusal e. Inside a transaction
+// DSQL aborts the transaction with it, and so does refuse, on the server
+// too: every later statement then gets 25P02 until ROLLBACK, and COMMIT
+// rolls back, answered by the server as DSQL answers it, whatever the
+// driver makes of that.
+func (k *conn) refuse(ctx context.Context, e *Error) *Error {
+	if k.st.open && e != errAborted {
+		if k.st.aborted == nil {
+			k.st.aborted = e
+		}
+		_ = k.simple(ctx, abortTx)
+	}
+	return e
+}
+
+// abortTx fails on the server, which aborts the transaction it runs in.
+const abortTx = "DO $$BEGIN RAISE EXCEPTION 'dsqlcheck: the transaction is aborted, as Aurora DSQL aborts it after a refused statement'; END$$"
 
 // sqlControl follows BEGIN and COMMIT written in SQL.
 func (k *conn) sqlControl(v *verdict) {
@@ -241,7 +260,7 @@ func (k *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 		return &oneRow{col: "job_id", val: jobID()}, nil
 	}
 	if e := k.c.before(&k.st, v, query, k.c.reject); e != nil {
-		return nil, e
+		return nil, k.refuse(ctx, e)
 	}
 	var rows driver.Rows
 	var err error
@@ -291,11 +310,15 @@ type tx struct {
 }
 
 func (t *tx) Commit() error {
-	if e := t.k.c.ending(&t.k.st, "COMMIT", t.k.c.reject); e != nil {
-		t.k.st.end()
-		_ = t.base.Rollback()
-		return e
+	if t.k.st.aborted == nil {
+		if e := t.k.c.ending(&t.k.st, "COMMIT", t.k.c.reject); e != nil {
+			t.k.st.end()
+			_ = t.base.Rollback()
+			return e
+		}
 	}
+	// An aborted transaction is aborted on the server too: its COMMIT
+	// rolls back, and the driver says so as it would on DSQL.
 	t.k.st.end()
 	return t.base.Commit()
 }
@@ -343,7 +366,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 
 func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
 	if e := s.k.c.before(&s.k.st, s.v, s.sql, s.k.c.reject); e != nil {
-		return nil, e
+		return nil, s.k.refuse(ctx, e)
 	}
 	var rows driver.Rows
 	var err error

@@ -38,8 +38,8 @@ var (
 func (c *Checker) before(st *txState, v *verdict, sql string, reject bool) *Error {
 	c.recordAll(v, sql)
 	var refuse *Error
-	if st.open && st.aborted != nil {
-		refuse = errAborted
+	if st.open && st.aborted != nil && v.class != classEnd {
+		refuse = errAborted // (COMMIT and ROLLBACK end it)
 	}
 	if refuse == nil && v.refusal != nil {
 		refuse = v.refusal
