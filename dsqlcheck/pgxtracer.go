@@ -18,6 +18,7 @@ type tracer struct {
 	c     *Checker
 	mu    sync.Mutex
 	conns map[*pgx.Conn]*txState
+	live  int // the map's size after the last sweep of closed connections
 }
 
 var (
@@ -28,12 +29,22 @@ var (
 type verdictKey struct{}
 
 // state is a connection's transaction; a pgx.Conn is used by one
-// goroutine at a time, so only the map needs the lock.
+// goroutine at a time, so only the map needs the lock. pgx tells a tracer
+// nothing of a connection's close: the state of closed connections is
+// freed when a new connection's is made and the map has doubled since.
 func (t *tracer) state(conn *pgx.Conn) *txState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	st := t.conns[conn]
 	if st == nil {
+		if len(t.conns) >= 2*t.live {
+			for c := range t.conns {
+				if c.IsClosed() {
+					delete(t.conns, c)
+				}
+			}
+			t.live = max(len(t.conns), 8)
+		}
 		st = &txState{}
 		t.conns[conn] = st
 	}
