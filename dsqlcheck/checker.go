@@ -199,6 +199,9 @@ func (c *Checker) check(text string) *verdict {
 		}
 	}
 	v.asyncDDL = withoutAsync(text)
+	if v.asyncDDL == "" && len(s.Stmts) > 1 {
+		v.asyncDDL = withoutAsyncIn(text, s)
+	}
 	actual, _ := c.cache.LoadOrStore(text, v)
 	return actual.(*verdict)
 }

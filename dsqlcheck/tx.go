@@ -157,6 +157,29 @@ func withoutAsync(text string) string {
 	return ""
 }
 
+// withoutAsyncIn is withoutAsync for each statement of a multi-statement
+// text (`BEGIN; CREATE INDEX ASYNC ...; COMMIT` in one simple query), or
+// "" when none needs it.
+func withoutAsyncIn(text string, s *sqlparse.Script) string {
+	var b strings.Builder
+	last := 0
+	for _, st := range s.Stmts {
+		if st.Span.Start < last || st.Span.End > len(text) {
+			return ""
+		}
+		if pg := withoutAsync(text[st.Span.Start:st.Span.End]); pg != "" {
+			b.WriteString(text[last:st.Span.Start])
+			b.WriteString(pg)
+			last = st.Span.End
+		}
+	}
+	if last == 0 {
+		return ""
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
 // jobID is the job_id a translated ASYNC statement answers with.
 func jobID() string { return fmt.Sprintf("dsqlcheck-%d", time.Now().UnixNano()) }
 
