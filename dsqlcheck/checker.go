@@ -157,6 +157,9 @@ type verdict struct {
 	ddl      bool // holds a DDL statement
 	dml      bool
 	asyncDDL string // the text without DSQL's ASYNC, when it had one
+	// dropColumns are the columns ALTER TABLE ... DROP COLUMN drops, which
+	// the server's own catalog tells are keys or not (keys.go).
+	dropColumns []sqlparse.Change
 }
 
 // check returns the verdict on a statement text.
@@ -182,6 +185,11 @@ func (c *Checker) check(text string) *verdict {
 			switch st.Kind {
 			case sqlparse.KindInsert, sqlparse.KindUpdate, sqlparse.KindDelete:
 				v.dml = true // (the token models leave Facts.Class unset)
+			}
+			for _, ch := range st.Changes {
+				if ch.Kind == sqlparse.ChangeDropColumn && !ch.Table.Unknown() {
+					v.dropColumns = append(v.dropColumns, ch)
+				}
 			}
 			if st.Facts == nil {
 				continue

@@ -143,6 +143,8 @@ var conformanceCases = []conformance{
 		_, err = tx.ExecContext(ctx, "INSERT INTO t (id) VALUES (9)")
 		return err
 	}},
+	{"DROP COLUMN of the primary key (the server's catalog knows the key)", "ALTER TABLE t DROP COLUMN id", "0A000", "cannot drop primary key column id", nil},
+	{"DROP COLUMN of another column", "ALTER TABLE t DROP COLUMN v", "", "", nil},
 	{"CREATE INDEX ASYNC inside BEGIN ... COMMIT, one simple query", "BEGIN; CREATE INDEX ASYNC t_v_multi ON t (v); COMMIT", "", "", nil},
 	{"a statement after a refusal in a transaction", "", "25P02", "current transaction is aborted, commands ignored until end of transaction block", func(ctx context.Context, db *sql.DB) error {
 		tx, err := db.BeginTx(ctx, nil)

@@ -149,6 +149,9 @@ func (k *conn) exec(ctx context.Context, query string, run func(text string) (dr
 	if e := k.c.before(&k.st, v, query, k.c.reject); e != nil {
 		return nil, k.refuse(ctx, e)
 	}
+	if e := k.keyRefusal(ctx, v, query); e != nil {
+		return nil, k.refuse(ctx, e)
+	}
 	text := query
 	if v.asyncDDL != "" {
 		text = v.asyncDDL

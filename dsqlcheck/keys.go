@@ -1,0 +1,54 @@
+package dsqlcheck
+
+import (
+	"context"
+	"database/sql/driver"
+	"io"
+)
+
+// Refusals that need the schema, asked of the server the checked program
+// runs on: its catalog is the schema, whatever migrations made it.
+
+// primaryKeyColumn asks the server whether column is part of table's
+// primary key.
+const primaryKeyColumn = `SELECT EXISTS (SELECT 1 FROM pg_index i
+JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+WHERE i.indrelid = to_regclass($1) AND i.indisprimary AND a.attname = $2)`
+
+// keyRefusal returns DSQL's refusal of a statement that drops a
+// primary-key column (0A000 cannot drop primary key column id), recording
+// the finding; nil when no column it drops is one, or the server cannot
+// tell.
+func (k *conn) keyRefusal(ctx context.Context, v *verdict, sql string) *Error {
+	if len(v.dropColumns) == 0 || !k.c.cfg.Enabled("DSQL108") {
+		return nil
+	}
+	q, ok := k.base.(driver.QueryerContext)
+	if !ok {
+		return nil
+	}
+	for _, ch := range v.dropColumns {
+		table := ch.Table.Name
+		if ch.Table.Schema != "" {
+			table = ch.Table.Schema + "." + table
+		}
+		rows, err := q.QueryContext(ctx, primaryKeyColumn, []driver.NamedValue{{Ordinal: 1, Value: table}, {Ordinal: 2, Value: ch.Name}})
+		if err != nil {
+			return nil
+		}
+		dest := make([]driver.Value, 1)
+		err = rows.Next(dest)
+		rows.Close()
+		if err != nil && err != io.EOF {
+			return nil
+		}
+		if key, _ := dest[0].(bool); key {
+			k.c.record("DSQL108", message("DSQL108", "DROP COLUMN "+ch.Name+": Aurora DSQL cannot drop a primary-key column (0A000 cannot drop primary key column "+ch.Name+
+				"), and "+ch.Name+" is in the primary key of "+table+"; re-create the table with the key it should have and copy the rows in batches"), sql)
+			if k.c.reject {
+				return &Error{Code: "0A000", Message: "cannot drop primary key column " + ch.Name, Rule: "DSQL108"}
+			}
+		}
+	}
+	return nil
+}
