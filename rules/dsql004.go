@@ -43,7 +43,7 @@ func IsCASWrite(cfg *Config, st *sqlparse.Statement) bool {
 		// A guard that only rules a value out (status IS DISTINCT FROM
 		// 'done', executor_id <> $1) makes the write idempotent: no row
 		// changed means it was done already, not that a race was lost.
-		if isFence(cfg, nil, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) && !excludesOnly(c.Op) {
+		if isFence(cfg, nil, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) && !excludesOnly(c.Op) && !toggle(cfg, w, c) {
 			fence[c.Column] = true
 		}
 	}
@@ -66,6 +66,17 @@ func IsCASWrite(cfg *Config, st *sqlparse.Statement) bool {
 func UncheckedCASMessage(how, helper string) string {
 	return "the result of this compare-and-swap write " + how + ", so a lost race (0 rows changed) looks like success; " +
 		"check RowsAffected() == 1 or use " + helper + ", which returns *occ.ConditionFailedError"
+}
+
+// toggle reports a guard on the very column the write sets, where that
+// column is no configured version, owner, state or lease: a rename (SET
+// name = $new WHERE name = $old), a flag (SET paused = true WHERE paused =
+// false), a soft-delete mark. No row changed means it is done already.
+// A state machine's claim (SET status = 'running' WHERE status =
+// 'pending') stays a CAS.
+func toggle(cfg *Config, w *sqlparse.Write, c sqlparse.Cond) bool {
+	return assigns(w, c.Column) && !cfg.FenceColumns.Has(c.Column) && !cfg.OwnerColumns.Has(c.Column) &&
+		!cfg.StateColumns.Has(c.Column) && !cfg.ExpiryColumns.Has(c.Column)
 }
 
 // excludesOnly reports an operator that rules values out rather than

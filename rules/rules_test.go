@@ -217,3 +217,21 @@ func TestPanickingRuleIsContained(t *testing.T) {
 		t.Errorf("panics: %+v", ctx.Panics)
 	}
 }
+
+// A guard on the column the write sets is a compare-and-swap whose lost
+// race matters for a state machine's claim, not for a rename, a flag or a
+// soft-delete mark: no row changed means it is done already.
+func TestCASWriteToggles(t *testing.T) {
+	cfg := DefaultConfig()
+	for q, want := range map[string]bool{
+		"UPDATE jobs SET status = 'running' WHERE id = $1 AND status = 'pending'":   true,
+		"UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3":     true,
+		"UPDATE jobs SET paused = true WHERE id = $1 AND paused = false":            false,
+		"UPDATE users SET name = $1 WHERE id = $2 AND name = $3":                    false,
+		"UPDATE counters SET deleted_xid = $1 WHERE name = $2 AND deleted_xid = $3": false,
+	} {
+		if got := IsCASWrite(cfg, sqlparse.Parse(q).Stmts[0]); got != want {
+			t.Errorf("IsCASWrite(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
