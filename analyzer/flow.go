@@ -430,7 +430,7 @@ func (c *checker) observeAssign(a *ast.AssignStmt) {
 		}
 		if obj := c.pass.TypesInfo.Uses[id]; obj != nil {
 			if _, ok := c.defs[obj]; ok && a.Tok == token.ADD_ASSIGN && len(a.Rhs) == 1 {
-				if v, ok := c.knownString(a.Rhs[0], 0); ok {
+				if v, ok := c.knownString(a.Rhs[0]); ok {
 					c.appends[obj] = append(c.appends[obj], v)
 					continue
 				}
@@ -442,32 +442,14 @@ func (c *checker) observeAssign(a *ast.AssignStmt) {
 }
 
 // knownString returns the value of a string expression known at analysis
-// time: a constant, the longest constant a package function or a method
-// the package implements returns (a dialect's LockClause()), a local
-// variable defined once from one, or a concatenation of these.
-func (c *checker) knownString(e ast.Expr, depth int) (string, bool) {
-	if v := c.constString(e); v != nil {
-		return *v, true
-	}
-	if depth > 3 {
-		return "", false
-	}
-	switch x := ast.Unparen(e).(type) {
-	case *ast.BinaryExpr:
-		if x.Op != token.ADD {
-			return "", false
-		}
-		l, ok1 := c.knownString(x.X, depth+1)
-		r, ok2 := c.knownString(x.Y, depth+1)
-		return l + r, ok1 && ok2
-	case *ast.Ident:
-		if def, ok := c.defs[c.pass.TypesInfo.Uses[x]]; ok {
-			return c.knownString(def, depth+1)
-		}
-	case *ast.CallExpr:
-		return c.constResult(x)
-	}
-	return "", false
+// time in full (eval.go, with no piece left to run time): a constant, the
+// longest constant a package function or a method the package implements
+// returns (a dialect's LockClause()), a local variable defined once from
+// one, or a concatenation of these.
+func (c *checker) knownString(e ast.Expr) (string, bool) {
+	c.evalSteps = 0
+	s, ok := c.evalString(e, nil, 0)
+	return s, ok && !strings.Contains(s, sqlparse.HoleIdent)
 }
 
 // builderOf returns the strings.Builder (or bytes.Buffer) variable whose
@@ -503,7 +485,7 @@ func (c *checker) observeWrite(call *ast.CallExpr) {
 	if b == nil || len(call.Args) != 1 {
 		return
 	}
-	if v, ok := c.knownString(call.Args[0], 0); ok {
+	if v, ok := c.knownString(call.Args[0]); ok {
 		c.appends[b] = append(c.appends[b], v)
 		return
 	}

@@ -84,7 +84,7 @@ func (c *checker) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
 		if len(root.Args) > 0 {
 			var names []string
 			for _, a := range root.Args {
-				v, ok := c.knownString(a, 0)
+				v, ok := c.knownString(a)
 				if !ok {
 					v = "x"
 				}
@@ -96,7 +96,7 @@ func (c *checker) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
 		if len(root.Args) != 1 {
 			return nil, nil
 		}
-		v, ok := c.knownString(root.Args[0], 0)
+		v, ok := c.knownString(root.Args[0])
 		if !ok {
 			return nil, nil
 		}
@@ -108,7 +108,7 @@ func (c *checker) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
 		name, _, _ := c.squirrelMethod(s)
 		switch name {
 		case "From":
-			v, ok := c.knownString(s.Args[0], 0)
+			v, ok := c.knownString(s.Args[0])
 			if !ok {
 				return nil, nil
 			}
@@ -118,7 +118,7 @@ func (c *checker) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
 		case "Suffix":
 			suffix = append(suffix, s)
 		case "Set":
-			col, ok := c.knownString(s.Args[0], 0)
+			col, ok := c.knownString(s.Args[0])
 			if !ok {
 				return nil, nil
 			}
@@ -136,7 +136,7 @@ func (c *checker) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
 				kv, ok := e.(*ast.KeyValueExpr)
 				col, known := "", false
 				if ok {
-					col, known = c.knownString(kv.Key, 0)
+					col, known = c.knownString(kv.Key)
 				}
 				if !known {
 					return nil, nil
@@ -193,7 +193,7 @@ func (c *checker) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
 		if lit, ok := ast.Unparen(s.Args[0]).(*ast.BasicLit); ok && tb.literal(lit) {
 			continue
 		}
-		v, ok := c.knownString(s.Args[0], 0)
+		v, ok := c.knownString(s.Args[0])
 		if !ok {
 			return nil, nil
 		}
@@ -295,7 +295,7 @@ func isSquirrelBuilder(t types.Type) bool {
 func (c *checker) squirrelValue(e ast.Expr) (string, bool) {
 	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
 		if name, recv, ok := c.squirrelMethod(call); ok && recv == nil && name == "Expr" && len(call.Args) > 0 {
-			v, ok := c.knownString(call.Args[0], 0)
+			v, ok := c.knownString(call.Args[0])
 			return "(" + v + ")", ok
 		}
 	}
@@ -312,7 +312,7 @@ func (c *checker) squirrelPred(e ast.Expr, depth int) (string, bool) {
 	if depth > 16 {
 		return "", false
 	}
-	if v, ok := c.knownString(e, 0); ok {
+	if v, ok := c.knownString(e); ok {
 		return v, true
 	}
 	switch x := ast.Unparen(e).(type) {
@@ -322,7 +322,7 @@ func (c *checker) squirrelPred(e ast.Expr, depth int) (string, bool) {
 		}
 	case *ast.CallExpr:
 		if name, recv, ok := c.squirrelMethod(x); ok && recv == nil && name == "Expr" && len(x.Args) > 0 {
-			return c.knownString(x.Args[0], 0)
+			return c.knownString(x.Args[0])
 		}
 	case *ast.CompositeLit:
 		n, ok := types.Unalias(c.pass.TypesInfo.TypeOf(x)).(*types.Named)
@@ -353,7 +353,7 @@ func (c *checker) squirrelPred(e ast.Expr, depth int) (string, bool) {
 				if !ok {
 					return "", false
 				}
-				col, ok := c.knownString(kv.Key, 0)
+				col, ok := c.knownString(kv.Key)
 				if !ok {
 					return "", false
 				}
