@@ -504,30 +504,24 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 		if name, recv, ok := c.squirrelMethod(a); ok && name == "ToSql" && recv != nil {
 			sql, _ = c.squirrelText(recv)
 		} else if b := c.builderOf(a, "String"); b != nil && len(c.appends[b]) > 0 {
-			var tb textBuilder
-			tb.opaque(strings.Join(c.appends[b], ""), arg)
-			sql = tb.text()
+			sql = opaqueText(strings.Join(c.appends[b], ""), arg)
 		} else if fn, _, ok := calleeOf(c.pass.TypesInfo, a); ok && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(a.Args) > 0 {
 			if v := c.constString(a.Args[0]); v != nil {
-				var b textBuilder
-				b.opaque(*v, arg)
-				sql = b.text()
+				sql = opaqueText(*v, arg)
 			}
 		} else if ok && c.isStringExpr(a) {
 			// A function that rewrites a constant query (Temporal's
 			// SwitchTaskQueuesTable(lockTaskQueueQry, v)) runs that query.
 			for _, x := range a.Args {
 				if v := c.constString(x); v != nil && sqlparse.LooksLikeSQL(*v) {
-					var b textBuilder
-					b.opaque(*v, arg)
-					sql = b.text()
+					sql = opaqueText(*v, arg)
 					break
 				}
 			}
 		}
 	case *ast.Ident:
 		obj := c.pass.TypesInfo.Uses[a]
-		if def, ok := c.defs[obj]; ok && len(c.appends[obj]) > 0 {
+		if def, ok := c.defs[obj]; ok {
 			s := ""
 			if t := c.textOf(def); t != nil {
 				s = t.SQL
@@ -535,41 +529,23 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 				s = *v
 			}
 			if s != "" {
-				for _, v := range c.appends[obj] {
-					s += v
-				}
-				var b textBuilder
-				b.opaque(s, arg)
-				sql = b.text()
-			}
-		} else if def, ok := c.defs[obj]; ok {
-			if t := c.textOf(def); t != nil {
-				var b textBuilder
-				b.opaque(t.SQL, arg)
-				sql = b.text()
-			} else if v := c.constString(def); v != nil {
-				var b textBuilder
-				b.opaque(*v, arg)
-				sql = b.text()
-			} else if _, isCall := ast.Unparen(def).(*ast.CallExpr); isCall {
-				if t := c.indirectText(def); t != nil { // q := fmt.Sprintf(...)
-					var b textBuilder
-					b.opaque(t.SQL, arg)
-					sql = b.text()
+				// With the constants added to it since, the fullest variant.
+				sql = opaqueText(s+strings.Join(c.appends[obj], ""), arg)
+			} else if call, isCall := ast.Unparen(def).(*ast.CallExpr); isCall {
+				if t := c.indirectText(call); t != nil { // q, args, err := builder.ToSql()
+					sql = opaqueText(t.SQL, arg)
 				}
 			}
 		}
 	}
 	if sql == nil {
 		// A statement handed back by another function, as a string or
-		// in a struct field (eval.go).
+		// in a struct field, or made by Sprintf into a variable (eval.go).
 		switch arg.(type) {
 		case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr:
 			c.evalSteps = 0
 			if s, ok := c.evalString(arg, nil, 0); ok && sqlparse.LooksLikeSQL(s) {
-				var b textBuilder
-				b.opaque(s, arg)
-				sql = b.text()
+				sql = opaqueText(s, arg)
 			}
 		}
 	}
@@ -577,6 +553,13 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 		sql.Node, sql.Known, sql.Ref = arg, true, true
 	}
 	return sql
+}
+
+// opaqueText is a text that maps as a whole to the expression e.
+func opaqueText(s string, e ast.Node) *Text {
+	var b textBuilder
+	b.opaque(s, e)
+	return b.text()
 }
 
 // reportGo reports a Go-flow finding unless the rule is off or a
