@@ -19,24 +19,23 @@ import (
 // are returned as references (the SQL itself is reported where it is
 // written). Sinks of sinks are followed three calls deep.
 func (c *checker) sinkCalls() []*Text {
-	params := c.stringParams()
-	if len(params) == 0 {
+	// Most packages hand no parameter to a query call: nothing to do.
+	if !slices.ContainsFunc(c.queries, c.paramQuery) {
 		return nil
 	}
+	params := c.stringParams()
 	// The calls of package functions, in source order.
-	var calls []localCall
-	var scopes []ast.Node
+	type callIn struct {
+		localCall
+		scope ast.Node
+	}
+	var calls []callIn
 	for scope, lcs := range c.calls {
 		for _, lc := range lcs {
-			calls = append(calls, lc)
-			scopes = append(scopes, scope)
+			calls = append(calls, callIn{lc, scope})
 		}
 	}
-	order := make([]int, len(calls))
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool { return calls[order[a]].pos < calls[order[b]].pos })
+	sort.Slice(calls, func(i, j int) bool { return calls[i].pos < calls[j].pos })
 
 	type sink struct {
 		fd  *ast.FuncDecl
@@ -66,8 +65,8 @@ func (c *checker) sinkCalls() []*Text {
 			}
 		}
 		var next []*queryCall
-		for _, i := range order {
-			lc, scope := calls[i], scopes[i]
+		for _, ci := range calls {
+			lc, scope := ci.localCall, ci.scope
 			for _, a := range added {
 				sk, inner := a.sink, a.inner
 				if lc.fn != sk.fd || sk.arg >= len(lc.call.Args) || lc.call.Ellipsis != token.NoPos && sk.arg == len(lc.call.Args)-1 {
@@ -94,6 +93,16 @@ func (c *checker) sinkCalls() []*Text {
 		frontier = next
 	}
 	return texts
+}
+
+// paramQuery reports a query call whose SQL argument is a parameter.
+func (c *checker) paramQuery(q *queryCall) bool {
+	id, ok := ast.Unparen(q.arg).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	return ok && v.Kind() == types.ParamVar
 }
 
 // stringParam is a string parameter of a package function.
