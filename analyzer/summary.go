@@ -932,26 +932,20 @@ func (c *checker) key(fn *types.Func) string {
 // connection (`sqlc.New(pool)`, `q := NewRepo(db)`), and whether it is
 // pgx's: its methods query the pool.
 func (c *checker) madeFromPool(x ast.Expr) (pool, pgx bool) {
-	for range 2 {
-		switch e := ast.Unparen(x).(type) {
-		case *ast.Ident:
-			def, ok := c.defs[c.pass.TypesInfo.Uses[e]]
-			if !ok {
-				return false, false
-			}
-			x = def
-			continue
-		case *ast.CallExpr:
-			if _, _, ok := calleeOf(c.pass.TypesInfo, e); !ok || callRecv(c.pass.TypesInfo, e) != nil {
-				return false, false // (q.WithTx(tx) is a method)
-			}
-			for _, a := range e.Args {
-				if pool, pgx := c.onPool(a); pool {
-					return true, pgx
-				}
-			}
-		}
+	if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+		x = c.defs[c.pass.TypesInfo.Uses[id]]
+	}
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok || callRecv(c.pass.TypesInfo, call) != nil {
+		return false, false // (q.WithTx(tx) is a method)
+	}
+	if _, _, ok := calleeOf(c.pass.TypesInfo, call); !ok {
 		return false, false
+	}
+	for _, a := range call.Args {
+		if pool, pgx := c.onPool(a); pool {
+			return true, pgx
+		}
 	}
 	return false, false
 }
