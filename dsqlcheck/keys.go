@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql/driver"
 	"io"
+
+	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
 // Refusals that need the schema, asked of the server the checked program
@@ -28,10 +30,7 @@ func (k *conn) keyRefusal(ctx context.Context, v *verdict, sql string) *Error {
 		return nil
 	}
 	for _, ch := range v.dropColumns {
-		table := ch.Table.Name
-		if ch.Table.Schema != "" {
-			table = ch.Table.Schema + "." + table
-		}
+		table := qualifiedTable(ch)
 		rows, err := q.QueryContext(ctx, primaryKeyColumn, []driver.NamedValue{{Ordinal: 1, Value: table}, {Ordinal: 2, Value: ch.Name}})
 		if err != nil {
 			return nil
@@ -43,12 +42,28 @@ func (k *conn) keyRefusal(ctx context.Context, v *verdict, sql string) *Error {
 			return nil
 		}
 		if key, _ := dest[0].(bool); key {
-			k.c.record("DSQL108", message("DSQL108", "DROP COLUMN "+ch.Name+": Aurora DSQL cannot drop a primary-key column (0A000 cannot drop primary key column "+ch.Name+
-				"), and "+ch.Name+" is in the primary key of "+table+"; re-create the table with the key it should have and copy the rows in batches"), sql)
+			k.c.record("DSQL108", dropKeyMessage(ch.Name, table), sql)
 			if k.c.reject {
-				return &Error{Code: "0A000", Message: "cannot drop primary key column " + ch.Name, Rule: "DSQL108"}
+				return dropKeyRefusal(ch.Name)
 			}
 		}
 	}
 	return nil
+}
+
+// qualifiedTable is a change's table as the catalog looks it up.
+func qualifiedTable(ch sqlparse.Change) string {
+	if ch.Table.Schema != "" {
+		return ch.Table.Schema + "." + ch.Table.Name
+	}
+	return ch.Table.Name
+}
+
+func dropKeyMessage(column, table string) string {
+	return message("DSQL108", "DROP COLUMN "+column+": Aurora DSQL cannot drop a primary-key column (0A000 cannot drop primary key column "+column+
+		"), and "+column+" is in the primary key of "+table+"; re-create the table with the key it should have and copy the rows in batches")
+}
+
+func dropKeyRefusal(column string) *Error {
+	return &Error{Code: "0A000", Message: "cannot drop primary key column " + column, Rule: "DSQL108"}
 }

@@ -1,0 +1,319 @@
+package dsqlcheck_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/dsqllint/dsqllint/dsqlcheck"
+	"github.com/dsqllint/dsqllint/internal/pgtest"
+)
+
+// hooked returns a pgx config for a fresh database holding t(id, v) with
+// rows 1..3, whose connections go through c.
+func hooked(tb testing.TB, c *dsqlcheck.Checker) (*pgx.ConnConfig, string) {
+	tb.Helper()
+	_, dsn := open(tb, dsqlcheck.New())
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c.HookPGX(&cfg.Config)
+	return cfg, dsn
+}
+
+// wantPgError fails unless err is a *pgconn.PgError with code and message.
+func wantPgError(t *testing.T, err error, code, msg string) {
+	t.Helper()
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		t.Fatalf("got %v (%T), want a *pgconn.PgError %s", err, err, code)
+	}
+	if pe.Code != code || pe.Message != msg {
+		t.Fatalf("got %s %q, want %s %q", pe.Code, pe.Message, code, msg)
+	}
+}
+
+const (
+	forShareMsg = "locking clauses other than FOR UPDATE/FOR KEY SHARE are not supported"
+	abortedMsg  = "current transaction is aborted, commands ignored until end of transaction block"
+)
+
+// TestWirePGXConn: a refusal reaches pgx as DSQL's error, in both
+// protocols; a refusal in a transaction aborts it on the server, COMMIT
+// rolls back, and the connection works after ROLLBACK.
+func TestWirePGXConn(t *testing.T) {
+	ctx := context.Background()
+	c := dsqlcheck.New(dsqlcheck.WithReject())
+	cfg, _ := hooked(t, c)
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+
+	// extended protocol (arguments), then simple (none)
+	_, err = conn.Exec(ctx, "SELECT v FROM t WHERE id = $1 FOR SHARE", 1)
+	wantPgError(t, err, "0A000", forShareMsg)
+	_, err = conn.Exec(ctx, "SELECT v FROM t WHERE id = 1 FOR SHARE")
+	wantPgError(t, err, "0A000", forShareMsg)
+	var v int
+	if err := conn.QueryRow(ctx, "SELECT v FROM t WHERE id = $1 FOR UPDATE", 1).Scan(&v); err != nil {
+		t.Fatalf("FOR UPDATE, which DSQL runs: %v", err)
+	}
+
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "INSERT INTO t (id) VALUES ($1)", 10); err != nil {
+		t.Fatal(err)
+	}
+	_, err = tx.Exec(ctx, "TRUNCATE t")
+	wantPgError(t, err, "0A000", "unsupported statement: Truncate")
+	_, err = tx.Exec(ctx, "SELECT 1")
+	wantPgError(t, err, "25P02", abortedMsg)
+	if err := tx.Commit(ctx); !errors.Is(err, pgx.ErrTxCommitRollback) {
+		t.Fatalf("COMMIT of the aborted transaction: %v, want pgx.ErrTxCommitRollback", err)
+	}
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM t WHERE id = 10").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("the row written before the refusal: %d rows (%v), want 0", n, err)
+	}
+
+	// SQL BEGIN and ROLLBACK, simple protocol throughout
+	for _, q := range []string{"BEGIN", "INSERT INTO t (id) VALUES (11)"} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = conn.Exec(ctx, "SAVEPOINT s1")
+	wantPgError(t, err, "0A000", "unsupported transaction statement: SAVEPOINT")
+	if conn.PgConn().TxStatus() != 'E' {
+		t.Fatalf("transaction status %c after a refusal, want E", conn.PgConn().TxStatus())
+	}
+	if _, err := conn.Exec(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM t").Scan(&n); err != nil || n != 3 {
+		t.Fatalf("after ROLLBACK: %d rows (%v), want 3", n, err)
+	}
+	if got := rules(c.Findings()); got != "DSQL001,DSQL001,DSQL105,DSQL010" {
+		t.Errorf("findings %s", got)
+	}
+}
+
+// TestWireNoReject: without WithReject the statements run and are
+// reported.
+func TestWireNoReject(t *testing.T) {
+	ctx := context.Background()
+	c := dsqlcheck.New()
+	cfg, _ := hooked(t, c)
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "SELECT v FROM t WHERE id = $1 FOR SHARE", 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := rules(c.Findings()); got != "DSQL001" {
+		t.Errorf("findings %q, want DSQL001", got)
+	}
+}
+
+// TestWirePool: pgxpool in reject mode, with transactions and a batch.
+func TestWirePool(t *testing.T) {
+	ctx := context.Background()
+	c := dsqlcheck.New(dsqlcheck.WithReject())
+	_, dsn := hooked(t, c)
+	pcfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.HookPGX(&pcfg.ConnConfig.Config)
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+
+	_, err = pool.Exec(ctx, "LISTEN jobs")
+	wantPgError(t, err, "0A000", "unsupported statement: Listen")
+
+	// A batch is one pipeline: the refusal in its middle ends it, and the
+	// statements before it are rolled back with its implicit transaction.
+	b := &pgx.Batch{}
+	b.Queue("INSERT INTO t (id) VALUES ($1)", 20)
+	b.Queue("SELECT v FROM t WHERE id = $1 FOR SHARE", 1)
+	b.Queue("INSERT INTO t (id) VALUES ($1)", 21)
+	err = pool.SendBatch(ctx, b).Close()
+	wantPgError(t, err, "0A000", forShareMsg)
+	var n int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM t WHERE id IN (20, 21)").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("rows of the refused batch: %d (%v), want 0", n, err)
+	}
+
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "UPDATE t SET v = v + 1 WHERE id = $1", 1); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", 7)
+		return err
+	})
+	wantPgError(t, err, "0A000", "function pg_advisory_xact_lock not supported")
+	var v int
+	if err := pool.QueryRow(ctx, "SELECT v FROM t WHERE id = 1").Scan(&v); err != nil || v != 0 {
+		t.Fatalf("v = %d (%v) after the rolled back transaction, want 0", v, err)
+	}
+}
+
+// TestWireStdlib: pgx's database/sql driver through the hook.
+func TestWireStdlib(t *testing.T) {
+	ctx := context.Background()
+	c := dsqlcheck.New(dsqlcheck.WithReject())
+	cfg, _ := hooked(t, c)
+	db := stdlib.OpenDB(*cfg)
+	defer db.Close()
+	_, err := db.ExecContext(ctx, "SELECT v FROM t WHERE id = $1 FOR SHARE", 1)
+	wantPgError(t, err, "0A000", forShareMsg)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, "CREATE TABLE d1 (id int PRIMARY KEY)"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = tx.ExecContext(ctx, "INSERT INTO t (id) VALUES ($1)", 30)
+	wantPgError(t, err, "0A000", "ddl and dml are not supported in the same transaction")
+	if err := tx.Commit(); err == nil || !strings.Contains(err.Error(), "rollback") {
+		t.Fatalf("COMMIT after the refusal: %v, want a rollback", err)
+	}
+	var exists bool
+	if err := db.QueryRowContext(ctx, "SELECT to_regclass('d1') IS NOT NULL").Scan(&exists); err != nil || exists {
+		t.Fatalf("d1 exists: %v (%v), want it rolled back", exists, err)
+	}
+}
+
+// TestWireDSQLStatements: DSQL's own statements run on PostgreSQL through
+// the hook: CREATE INDEX ASYNC answers a job id, which sys.jobs lists as
+// completed; sys.wait_for_job returns at once; dropping a key column is
+// refused by the server's catalog.
+func TestWireDSQLStatements(t *testing.T) {
+	ctx := context.Background()
+	c := dsqlcheck.New(dsqlcheck.WithReject())
+	cfg, _ := hooked(t, c)
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var job string
+	if err := conn.QueryRow(ctx, "CREATE INDEX ASYNC t_v ON t (v)").Scan(&job); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(job, "dsqlcheck-") {
+		t.Fatalf("job id %q", job)
+	}
+	var status, object string
+	if err := conn.QueryRow(ctx, "SELECT status, object_name FROM sys.jobs WHERE job_id = $1", job).Scan(&status, &object); err != nil {
+		t.Fatal(err)
+	}
+	if status != "completed" || object != "public.t_v" {
+		t.Fatalf("sys.jobs: %s %s", status, object)
+	}
+	var done bool
+	if err := conn.QueryRow(ctx, "CALL sys.wait_for_job($1)", job).Scan(&done); err != nil || !done {
+		t.Fatalf("sys.wait_for_job: %v %v", done, err)
+	}
+	// simple protocol: the job row too
+	rows, err := conn.Query(ctx, "CREATE INDEX ASYNC t_v2 ON t (v)", pgx.QueryExecModeSimpleProtocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if rows.Err() != nil || len(ids) != 1 || rows.CommandTag().String() != "CREATE INDEX" {
+		t.Fatalf("simple CREATE INDEX ASYNC: %v %v %q", ids, rows.Err(), rows.CommandTag())
+	}
+	if _, err := conn.Exec(ctx, "SELECT count(*) FROM sys.jobs j WHERE j.status = 'completed'"); err != nil {
+		t.Fatalf("sys.jobs with an alias: %v", err)
+	}
+
+	_, err = conn.Exec(ctx, "ALTER TABLE t DROP COLUMN id")
+	wantPgError(t, err, "0A000", "cannot drop primary key column id")
+	tag, err := conn.Exec(ctx, "ALTER TABLE t DROP COLUMN v")
+	if err != nil || tag.String() != "ALTER TABLE" {
+		t.Fatalf("DROP COLUMN v: %q %v", tag, err)
+	}
+}
+
+// TestWireRowLimit: a statement modifying more than 3,000 rows fails as on
+// DSQL, in and out of a transaction, and leaves nothing behind.
+func TestWireRowLimit(t *testing.T) {
+	ctx := context.Background()
+	c := dsqlcheck.New(dsqlcheck.WithReject())
+	cfg, _ := hooked(t, c)
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	count := func() int {
+		var n int
+		if err := conn.QueryRow(ctx, "SELECT count(*) FROM big").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// simple protocol, autocommit
+	_, err = conn.Exec(ctx, "INSERT INTO big SELECT g FROM generate_series(1, 3001) g")
+	wantPgError(t, err, "54000", "transaction row limit exceeded")
+	if n := count(); n != 0 {
+		t.Fatalf("%d rows after the refused statement", n)
+	}
+	// extended protocol, autocommit
+	_, err = conn.Exec(ctx, "INSERT INTO big SELECT g FROM generate_series(1, $1::int) g", 3001)
+	wantPgError(t, err, "54000", "transaction row limit exceeded")
+	if _, err := conn.Exec(ctx, "INSERT INTO big SELECT g FROM generate_series(1, $1::int) g", 3000); err != nil {
+		t.Fatalf("3,000 rows: %v", err)
+	}
+	if n := count(); n != 3000 {
+		t.Fatalf("%d rows, want 3000", n)
+	}
+	// in a transaction
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tx.Exec(ctx, "INSERT INTO big VALUES ($1)", 5000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tx.Exec(ctx, "DELETE FROM big WHERE id <= $1", 3000)
+	wantPgError(t, err, "54000", "transaction row limit exceeded")
+	_, err = tx.Exec(ctx, "SELECT 1")
+	wantPgError(t, err, "25P02", abortedMsg)
+	_ = tx.Rollback(ctx)
+	if n := count(); n != 3000 {
+		t.Fatalf("%d rows after the refused transaction, want 3000", n)
+	}
+}
+
+// TestWireProxyDatabaseSQL: the database/sql wrapper and the wire checker
+// answer alike (the conformance table runs both).
+var _ = sql.ErrNoRows
+var _ = pgtest.Version

@@ -1,0 +1,129 @@
+package dsqlcheck
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// The texts the wire checker sends PostgreSQL instead of a client's:
+// DSQL's own statements in their PostgreSQL form, and statements that fail
+// where DSQL's would, so that the server itself aborts the transaction
+// and skips the rest of the pipeline as it does after any error.
+
+// markerName names a prepared statement that does not exist: executing it
+// fails with 26000 `prepared statement "dsqlcheck:7" does not exist`, and
+// the proxy answers the client with the refusal it stands for.
+func markerName(n int) string { return fmt.Sprintf("dsqlcheck:%d", n) }
+
+// markerQuery is the simple-protocol form of a marker.
+func markerQuery(n int) string { return `EXECUTE "` + markerName(n) + `"` }
+
+// markerIn finds a marker's number in a server error's message.
+var markerIn = regexp.MustCompile(`"dsqlcheck:(\d+)"`)
+
+// asyncIndexName reads what CREATE INDEX ASYNC builds: "[schema.]table"
+// gives the schema, the index lives beside its table.
+var asyncIndexName = regexp.MustCompile(`(?is)^\s*create\s+(?:unique\s+)?index\s+async\s+(?:if\s+not\s+exists\s+)?("?[\w$]+"?)\s+on\s+(?:only\s+)?(?:("?[\w$]+"?)\s*\.\s*)?"?[\w$]+"?`)
+
+// asyncJob returns the job id DSQL would answer a CREATE INDEX ASYNC
+// with, and the index it builds ("public.t_v"); "" when the statement is
+// not one. The id is derived from the index's name, so that sys.jobs,
+// which reads the server's catalog, lists it under the same id.
+func asyncJob(text string) (id, object string) {
+	m := asyncIndexName.FindStringSubmatch(text)
+	if m == nil {
+		return "", ""
+	}
+	schema := unquoteIdent(m[2])
+	if schema == "" {
+		schema = "public"
+	}
+	object = schema + "." + unquoteIdent(m[1])
+	sum := md5.Sum([]byte(object))
+	return "dsqlcheck-" + hex.EncodeToString(sum[:8]), object
+}
+
+func unquoteIdent(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		return strings.Trim(s, `"`)
+	}
+	return strings.ToLower(s)
+}
+
+// sysJobs is DSQL's view of asynchronous builds, in the columns programs
+// read (job_id, status, details, job_type, object_name), made from the
+// server's catalog: every index PostgreSQL has built (synchronously, as
+// the translated ASYNC statements run) is a completed job, one left
+// invalid by a failed build a failed one. Indexes behind constraints
+// (keys made by CREATE TABLE) were no jobs.
+const sysJobs = `(SELECT 'dsqlcheck-' || left(md5(n.nspname || '.' || c.relname), 16) AS job_id,
+ CASE WHEN i.indisvalid THEN 'completed' ELSE 'failed' END AS status, NULL::text AS details,
+ 'INDEX_BUILD'::text AS job_type, n.nspname || '.' || c.relname AS object_name
+ FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid
+ JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+ WHERE n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
+ AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k WHERE k.conindid = i.indexrelid))`
+
+// sysJobsRef finds sys.jobs used as a relation, and what follows it.
+var sysJobsRef = regexp.MustCompile(`(?i)\bsys\s*\.\s*jobs\b(\s*(?:as\s+)?([a-z_][\w$]*)?)`)
+
+// notAlias are the words that can follow a relation without naming it.
+var notAlias = map[string]bool{"where": true, "join": true, "inner": true, "left": true, "right": true, "full": true, "cross": true,
+	"natural": true, "on": true, "using": true, "order": true, "group": true, "limit": true, "offset": true, "having": true,
+	"union": true, "except": true, "intersect": true, "for": true, "window": true, "fetch": true, "returning": true}
+
+// withSysJobs returns text with sys.jobs read from the server's catalog,
+// or "" when it does not read sys.jobs.
+func withSysJobs(text string) string {
+	if !sysJobsRef.MatchString(text) {
+		return ""
+	}
+	return sysJobsRef.ReplaceAllStringFunc(text, func(ref string) string {
+		m := sysJobsRef.FindStringSubmatch(ref)
+		if m[2] != "" && !notAlias[strings.ToLower(m[2])] {
+			return sysJobs + m[1] // the program's alias names the subquery
+		}
+		return sysJobs + " AS jobs" + m[1]
+	})
+}
+
+// keyGuarded returns a DO block that runs an ALTER TABLE ... DROP COLUMN
+// unless a dropped column is in its table's primary key, as the server's
+// catalog tells; then it raises that column's marker (mark's number).
+func keyGuarded(text string, v *verdict, mark func(column, table string) int) string {
+	var b strings.Builder
+	tag := dollarTag(text)
+	b.WriteString("DO " + tag + " BEGIN ")
+	for _, ch := range v.dropColumns {
+		table := qualifiedTable(ch)
+		fmt.Fprintf(&b, `IF EXISTS (SELECT 1 FROM pg_catalog.pg_index i
+JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+WHERE i.indrelid = to_regclass(%s) AND i.indisprimary AND a.attname = %s) THEN RAISE EXCEPTION %s; END IF; `,
+			sqlString(table), sqlString(ch.Name), sqlString(`refused "`+markerName(mark(ch.Name, table))+`"`))
+	}
+	fmt.Fprintf(&b, "EXECUTE %s; END %s", sqlString(text), tag)
+	return b.String()
+}
+
+// dollarTag is a dollar quote the text does not contain.
+func dollarTag(text string) string {
+	tag := "$dsqlcheck$"
+	for i := 0; strings.Contains(text, tag); i++ {
+		tag = fmt.Sprintf("$dsqlcheck%d$", i)
+	}
+	return tag
+}
+
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// waitForJobPG is CALL sys.wait_for_job in PostgreSQL: the build is done.
+// The job's id, when it comes as a parameter, is read and dropped.
+func waitForJobPG(text string) string {
+	if strings.Contains(text, "$1") {
+		return "SELECT true AS wait_for_job FROM (SELECT $1::text) AS job"
+	}
+	return noWaitForJobs
+}
