@@ -35,7 +35,10 @@ func (c *Checker) WriteJSON(w io.Writer) error {
 		if tree[pkg] == nil {
 			tree[pkg] = map[string][]jsonDiagnostic{}
 		}
-		posn := fmt.Sprintf("%s:%d:1", f.file, f.line)
+		posn := "" // a statement seen on the wire has no caller
+		if f.file != "" {
+			posn = fmt.Sprintf("%s:%d:1", f.file, f.line)
+		}
 		tree[pkg]["dsqllint"] = append(tree[pkg]["dsqllint"], jsonDiagnostic{Category: f.Rule, Posn: posn, End: posn, Message: f.Message + "\n\t" + f.SQL})
 	}
 	enc := json.NewEncoder(w)
@@ -79,7 +82,7 @@ type sarifResult struct {
 	RuleID    string          `json:"ruleId"`
 	Level     string          `json:"level"`
 	Message   sarifMessage    `json:"message"`
-	Locations []sarifLocation `json:"locations"`
+	Locations []sarifLocation `json:"locations,omitempty"`
 }
 
 type sarifLocation struct {
@@ -118,10 +121,11 @@ func (c *Checker) WriteSARIF(w io.Writer, root string) error {
 		if rel, err := filepath.Rel(root, f.file); root != "" && err == nil && !strings.HasPrefix(rel, "..") {
 			uri = filepath.ToSlash(rel)
 		}
-		run.Results = append(run.Results, sarifResult{
-			RuleID: r.ID, Level: r.Severity.String(), Message: sarifMessage{f.Message + "\n" + f.SQL},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: uri}, Region: sarifRegion{StartLine: f.line}}}},
-		})
+		res := sarifResult{RuleID: r.ID, Level: r.Severity.String(), Message: sarifMessage{f.Message + "\n" + f.SQL}}
+		if f.file != "" { // a statement seen on the wire has no caller
+			res.Locations = []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: uri}, Region: sarifRegion{StartLine: f.line}}}}
+		}
+		run.Results = append(run.Results, res)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

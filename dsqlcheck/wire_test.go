@@ -2,10 +2,16 @@ package dsqlcheck_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -13,7 +19,6 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/dsqllint/dsqllint/dsqlcheck"
-	"github.com/dsqllint/dsqllint/internal/pgtest"
 )
 
 // hooked returns a pgx config for a fresh database holding t(id, v) with
@@ -313,7 +318,165 @@ func TestWireRowLimit(t *testing.T) {
 	}
 }
 
-// TestWireProxyDatabaseSQL: the database/sql wrapper and the wire checker
-// answer alike (the conformance table runs both).
-var _ = sql.ErrNoRows
-var _ = pgtest.Version
+// TestProxyLoad: 32 clients × 500 statements through the proxy, accepted
+// and refused, alone and in transactions. Every accepted write is there
+// once, every refused one is absent, and when the proxy stops no session,
+// server connection or goroutine is left.
+func TestProxyLoad(t *testing.T) {
+	const clients, statements = 32, 500
+	ctx := context.Background()
+	before := runtime.NumGoroutine()
+	_, dsn := open(t, dsqlcheck.New())
+	setup, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer setup.Close(ctx)
+	if _, err := setup.Exec(ctx, "CREATE TABLE load (worker int, seq int, PRIMARY KEY (worker, seq))"); err != nil {
+		t.Fatal(err)
+	}
+
+	c := dsqlcheck.New(dsqlcheck.WithReject())
+	proxy, err := c.NewProxy(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "dsqlcheck")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	ln, err := net.Listen("unix", filepath.Join(dir, ".s.PGSQL.5433"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- proxy.Serve(ln) }()
+
+	pcfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pcfg.ConnConfig.Host, pcfg.ConnConfig.Port = dir, 5433
+	pcfg.MaxConns, pcfg.MinConns = clients, clients
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// kind of statement i: 0 accepted insert, 1 refused insert (FOR SHARE
+	// in its SELECT), 2 accepted insert in a transaction, 3 insert in a
+	// transaction a refusal aborts.
+	kind := func(i int) int { return []int{0, 0, 1, 0, 2, 3, 0}[i%7] }
+	errs := make(chan error, clients)
+	var wg sync.WaitGroup
+	for w := 0; w < clients; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < statements; i++ {
+				var err error
+				switch kind(i) {
+				case 0:
+					_, err = pool.Exec(ctx, "INSERT INTO load VALUES ($1, $2)", w, i)
+				case 1:
+					_, err = pool.Exec(ctx, "INSERT INTO load SELECT $1::int, $2::int FROM t WHERE id = 1 FOR SHARE", w, i)
+					if err == nil || !strings.Contains(err.Error(), "locking clauses") {
+						err = fmt.Errorf("refused insert %d/%d: %v", w, i, err)
+					} else {
+						err = nil
+					}
+				case 2, 3:
+					err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+						if _, err := tx.Exec(ctx, "INSERT INTO load VALUES ($1, $2)", w, i); err != nil {
+							return err
+						}
+						if kind(i) == 3 {
+							_, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", w)
+							return err
+						}
+						return nil
+					})
+					if kind(i) == 3 {
+						if err == nil || !strings.Contains(err.Error(), "pg_advisory_xact_lock not supported") {
+							err = fmt.Errorf("aborted transaction %d/%d: %v", w, i, err)
+						} else {
+							err = nil
+						}
+					}
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+
+	rows, err := setup.Query(ctx, "SELECT worker, seq FROM load")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[[2]int]int{}
+	for rows.Next() {
+		var k [2]int
+		if err := rows.Scan(&k[0], &k[1]); err != nil {
+			t.Fatal(err)
+		}
+		got[k]++
+	}
+	if rows.Err() != nil {
+		t.Fatal(rows.Err())
+	}
+	want := 0
+	for w := 0; w < clients; w++ {
+		for i := 0; i < statements; i++ {
+			accepted := kind(i) == 0 || kind(i) == 2
+			if accepted {
+				want++
+			}
+			if n := got[[2]int{w, i}]; (accepted && n != 1) || (!accepted && n != 0) {
+				t.Fatalf("row %d/%d present %d times (kind %d)", w, i, n, kind(i))
+			}
+		}
+	}
+	if len(got) != want {
+		t.Fatalf("%d rows, want %d", len(got), want)
+	}
+
+	pool.Close()
+	if err := proxy.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	if n := proxy.Sessions(); n != 0 {
+		t.Fatalf("%d sessions after Close", n)
+	}
+	// The server and the runtime see the connections go: wait for them,
+	// boundedly.
+	var backends, goroutines int
+	for i := 0; i < 500; i++ {
+		if err := setup.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()").Scan(&backends); err != nil {
+			t.Fatal(err)
+		}
+		goroutines = runtime.NumGoroutine()
+		if backends == 0 && goroutines <= before+1 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if backends != 0 {
+		t.Errorf("%d server connections left", backends)
+	}
+	if goroutines > before+1 {
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d goroutines, %d before the test:\n%s", goroutines, before, buf[:runtime.Stack(buf, true)])
+	}
+}
