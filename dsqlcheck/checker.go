@@ -150,13 +150,15 @@ func (c *Checker) Verify(tb TB) {
 
 // verdict is what the rules say of one statement text, cached.
 type verdict struct {
-	findings []rules.Finding
-	refusal  *Error // the first finding DSQL refuses, as DSQL answers it
-	class    sqlparse.Class
-	commit   bool // COMMIT (or END)
-	ddl      bool // holds a DDL statement
-	dml      bool
-	asyncDDL string // the text without DSQL's ASYNC, when it had one
+	findings   []rules.Finding
+	refusal    *Error // the first finding DSQL refuses, as DSQL answers it
+	class      sqlparse.Class
+	commit     bool // COMMIT (or END)
+	ddl        bool // holds a DDL statement
+	dml        bool
+	asyncDDL   string // the text without DSQL's ASYNC, when it had one
+	sysJobs    string // the text reading sys.jobs from the server's catalog, when it reads it
+	statements int    // how many statements the text holds
 	// dropColumns are the columns ALTER TABLE ... DROP COLUMN drops, which
 	// the server's own catalog tells are keys or not (keys.go).
 	dropColumns []sqlparse.Change
@@ -169,6 +171,7 @@ func (c *Checker) check(text string) *verdict {
 	}
 	v := &verdict{}
 	s := sqlparse.Parse(text)
+	v.statements = len(s.Stmts)
 	if s.Skipped == "" {
 		ctx := &rules.Context{Config: c.cfg, Style: s.Style, MaxParam: s.MaxParam, Fences: rules.NewFences()}
 		for _, f := range rules.Check(ctx, s) {
@@ -210,8 +213,22 @@ func (c *Checker) check(text string) *verdict {
 	if v.asyncDDL == "" && len(s.Stmts) > 1 {
 		v.asyncDDL = withoutAsyncIn(text, s)
 	}
+	if v.asyncDDL == "" {
+		v.sysJobs = withSysJobs(text)
+	}
 	actual, _ := c.cache.LoadOrStore(text, v)
 	return actual.(*verdict)
+}
+
+// pgText is the statement PostgreSQL should run for query.
+func (v *verdict) pgText(query string) string {
+	switch {
+	case v.asyncDDL != "":
+		return v.asyncDDL
+	case v.sysJobs != "":
+		return v.sysJobs
+	}
+	return query
 }
 
 // answer matches the server's answer a rule message quotes:

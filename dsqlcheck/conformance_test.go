@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+
 	"github.com/dsqllint/dsqllint/dsqlcheck"
 	"github.com/dsqllint/dsqllint/internal/pgtest"
 )
@@ -145,6 +148,27 @@ var conformanceCases = []conformance{
 	}},
 	{"DROP COLUMN of the primary key (the server's catalog knows the key)", "ALTER TABLE t DROP COLUMN id", "0A000", "cannot drop primary key column id", nil},
 	{"DROP COLUMN of another column", "ALTER TABLE t DROP COLUMN v", "", "", nil},
+	{"sys.jobs lists a finished CREATE INDEX ASYNC under its job id", "", "", "", func(ctx context.Context, db *sql.DB) error {
+		var job, status string
+		if err := db.QueryRowContext(ctx, "CREATE INDEX ASYNC t_v_job ON t (v)").Scan(&job); err != nil {
+			return err
+		}
+		if err := db.QueryRowContext(ctx, "SELECT status FROM sys.jobs WHERE job_id = $1", job).Scan(&status); err != nil {
+			return fmt.Errorf("sys.jobs, job %s: %w", job, err)
+		}
+		if status != "completed" {
+			return fmt.Errorf("job %s is %s", job, status)
+		}
+		return nil
+	}},
+	{"ALTER TABLE ASYNC ... VALIDATE CONSTRAINT after ADD CONSTRAINT ... NOT VALID", "", "", "", func(ctx context.Context, db *sql.DB) error {
+		if _, err := db.ExecContext(ctx, "ALTER TABLE t ADD CONSTRAINT t_v_nonneg CHECK (v >= 0) NOT VALID"); err != nil {
+			return err
+		}
+		_, err := db.ExecContext(ctx, "ALTER TABLE ASYNC t VALIDATE CONSTRAINT t_v_nonneg")
+		return err
+	}},
+	{"ADD COLUMN ... STORAGE PLAIN (PostgreSQL 16 syntax)", "ALTER TABLE t ADD COLUMN d text STORAGE PLAIN", "", "", nil},
 	{"CREATE INDEX ASYNC inside BEGIN ... COMMIT, one simple query", "BEGIN; CREATE INDEX ASYNC t_v_multi ON t (v); COMMIT", "", "", nil},
 	{"a statement after a refusal in a transaction", "", "25P02", "current transaction is aborted, commands ignored until end of transaction block", func(ctx context.Context, db *sql.DB) error {
 		tx, err := db.BeginTx(ctx, nil)
@@ -191,52 +215,49 @@ func TestConformance(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("# dsqlcheck conformance\n\n")
 	fmt.Fprintf(&b, "Each statement below ran through `dsqlcheck.WithReject()` on PostgreSQL %s\n", pgtest.Version())
-	b.WriteString("(`go test ./dsqlcheck -run TestConformance`, which also checks this file).\n")
+	b.WriteString("twice: through the database/sql wrapper, and through the wire checker with pgx's\n")
+	b.WriteString("database/sql driver (`go test ./dsqlcheck -run TestConformance`, which also checks this file).\n")
 	b.WriteString("\"DSQL\" is the answer a live Aurora DSQL cluster gave (quoted in docs/rules);\n")
 	b.WriteString("\"dsqlcheck\" is what the test got. A row agrees when the SQLSTATE is the same and\n")
-	b.WriteString("the message is DSQL's, or when both run the statement.\n\n")
-	b.WriteString("| behaviour | statement | DSQL | dsqlcheck on PostgreSQL | agrees |\n|---|---|---|---|---|\n")
+	b.WriteString("the message is DSQL's, or when both run the statement, on both paths.\n\n")
+	b.WriteString("| behaviour | statement | DSQL | database/sql wrapper | wire (pgx through HookPGX) | agrees |\n|---|---|---|---|---|---|\n")
 	agree, codes := 0, 0
 	for _, tc := range conformanceCases {
 		db, _ := open(t, dsqlcheck.New(dsqlcheck.WithReject()))
-		var err error
-		if tc.run != nil {
-			err = tc.run(ctx, db)
-		} else {
-			_, err = db.ExecContext(ctx, tc.sql)
-		}
-		got := "runs"
-		code, msg := "", ""
-		var e *dsqlcheck.Error
-		var pg interface{ SQLState() string }
-		switch {
-		case errors.As(err, &e):
-			code, msg = e.Code, e.Message
-			got = fmt.Sprintf("%s `%s` (%s)", code, msg, e.Rule)
-		case errors.As(err, &pg):
-			code = pg.SQLState()
-			got = fmt.Sprintf("%s from PostgreSQL: `%v`", code, err)
-		case err != nil:
-			got = "error: " + err.Error()
-		}
+		cfg, _ := hooked(t, dsqlcheck.New(dsqlcheck.WithReject()))
+		wire := stdlib.OpenDB(*cfg)
 		want := "runs"
 		if tc.code != "" {
 			want = fmt.Sprintf("%s `%s`", tc.code, tc.msg)
 		}
-		ok := code == tc.code && (tc.code == "" && err == nil || msg == tc.msg)
-		if code == tc.code {
+		row := []string{tc.behaviour, "`" + strings.ReplaceAll(tc.sql, "|", "\\|") + "`", want}
+		if tc.sql == "" {
+			row[1] = "(several statements, see the test)"
+		}
+		allOK, allCodes := true, true
+		for _, h := range []*sql.DB{db, wire} {
+			var err error
+			if tc.run != nil {
+				err = tc.run(ctx, h)
+			} else {
+				_, err = h.ExecContext(ctx, tc.sql)
+			}
+			code, msg, got := answer(err)
+			allOK = allOK && code == tc.code && (tc.code == "" && err == nil || msg == tc.msg)
+			allCodes = allCodes && code == tc.code
+			row = append(row, strings.ReplaceAll(got, "|", "\\|"))
+		}
+		db.Close()
+		wire.Close()
+		if allCodes {
 			codes++
 		}
 		mark := "no"
-		if ok {
+		if allOK {
 			agree++
 			mark = "yes"
 		}
-		stmt := tc.sql
-		if stmt == "" {
-			stmt = "(a transaction, see the test)"
-		}
-		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", tc.behaviour, strings.ReplaceAll(stmt, "|", "\\|"), want, strings.ReplaceAll(got, "|", "\\|"), mark)
+		fmt.Fprintf(&b, "| %s |\n", strings.Join(append(row, mark), " | "))
 	}
 	fmt.Fprintf(&b, "\n%d of %d statements agree (%.0f%%); the SQLSTATE agrees for %d.\n", agree, len(conformanceCases), 100*float64(agree)/float64(len(conformanceCases)), codes)
 	t.Logf("%d of %d agree; SQLSTATE for %d", agree, len(conformanceCases), codes)
@@ -251,6 +272,25 @@ func TestConformance(t *testing.T) {
 	if old, err := os.ReadFile(doc); err != nil || withoutVersion(string(old)) != withoutVersion(b.String()) {
 		t.Errorf("%s is not this run's table (go test ./dsqlcheck -run TestConformance -update); this run:\n%s", doc, b.String())
 	}
+}
+
+// answer is how a case's error reads: SQLSTATE, message, and as the
+// table shows it.
+func answer(err error) (code, msg, got string) {
+	var e *dsqlcheck.Error
+	var pe *pgconn.PgError
+	var pg interface{ SQLState() string }
+	switch {
+	case err == nil:
+		return "", "", "runs"
+	case errors.As(err, &e):
+		return e.Code, e.Message, fmt.Sprintf("%s `%s` (%s)", e.Code, e.Message, e.Rule)
+	case errors.As(err, &pe):
+		return pe.Code, pe.Message, fmt.Sprintf("%s `%s`", pe.Code, pe.Message)
+	case errors.As(err, &pg):
+		return pg.SQLState(), "", fmt.Sprintf("%s from PostgreSQL: `%v`", pg.SQLState(), err)
+	}
+	return "", "", "error: " + err.Error()
 }
 
 // withoutVersion drops the line naming the server's version.

@@ -584,3 +584,64 @@ func TestRefusalAbortsTransaction(t *testing.T) {
 		t.Errorf("after the aborted transaction: %v", err)
 	}
 }
+
+// TestRowsCounted: the database/sql wrapper counts the rows of DML read
+// as rows (RETURNING) and of every statement of a multi-statement Exec,
+// which RowsAffected alone does not tell.
+func TestRowsCounted(t *testing.T) {
+	ctx := context.Background()
+	c := dsqlcheck.New(dsqlcheck.WithReject())
+	db, _ := open(t, c)
+
+	// RETURNING in a transaction: the read fails at the end with DSQL's
+	// error and the transaction is aborted.
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := tx.QueryContext(ctx, "INSERT INTO big SELECT g FROM generate_series(1, 3001) g RETURNING id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	var e *dsqlcheck.Error
+	if !errors.As(rows.Err(), &e) || e.Code != "54000" {
+		t.Fatalf("after %d rows: %v, want 54000", n, rows.Err())
+	}
+	if _, err := tx.ExecContext(ctx, "SELECT 1"); !errors.As(err, &e) || e.Code != "25P02" {
+		t.Fatalf("the next statement: %v, want 25P02", err)
+	}
+	_ = tx.Rollback()
+
+	// RETURNING within the limit: rows and column types as the driver's.
+	rows, err = db.QueryContext(ctx, "INSERT INTO big VALUES (1), (2) RETURNING id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	types, err := rows.ColumnTypes()
+	if err != nil || types[0].DatabaseTypeName() != "INT4" {
+		t.Fatalf("column type %v (%v), want the driver's INT4", types, err)
+	}
+	for rows.Next() {
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+
+	// two statements of 1,500 rows each, one implicit transaction: over
+	// the limit together, refused, and nothing is left behind.
+	_, err = db.ExecContext(ctx, "INSERT INTO big SELECT g FROM generate_series(10, 1509) g; INSERT INTO big SELECT g FROM generate_series(2000, 3500) g")
+	if !errors.As(err, &e) || e.Code != "54000" {
+		t.Fatalf("multi-statement Exec: %v, want 54000", err)
+	}
+	var count int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM big").Scan(&count); err != nil || count != 2 {
+		t.Fatalf("%d rows (%v), want the 2 of the RETURNING insert", count, err)
+	}
+	if got := rules(c.Findings()); got != "DSQL109,DSQL109" {
+		t.Errorf("findings %s", got)
+	}
+}

@@ -2,8 +2,10 @@ package dsqlcheck
 
 import (
 	"context"
+	"crypto/md5"
 	"database/sql"
 	"database/sql/driver"
+	"encoding/hex"
 	"io"
 )
 
@@ -88,10 +90,7 @@ func (k *conn) Prepare(query string) (driver.Stmt, error) {
 
 func (k *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	v := k.c.check(query)
-	text := query
-	if v.asyncDDL != "" {
-		text = v.asyncDDL
-	}
+	text := v.pgText(query)
 	var bs driver.Stmt
 	var err error
 	if p, ok := k.base.(driver.ConnPrepareContext); ok {
@@ -152,25 +151,36 @@ func (k *conn) exec(ctx context.Context, query string, run func(text string) (dr
 	if e := k.keyRefusal(ctx, v, query); e != nil {
 		return nil, k.refuse(ctx, e)
 	}
-	text := query
-	if v.asyncDDL != "" {
-		text = v.asyncDDL
-	}
+	text := v.pgText(query)
 	wrap := k.c.reject && !k.st.open && v.dml
 	if wrap {
 		if err := k.simple(ctx, "BEGIN"); err != nil {
 			return nil, err
 		}
 	}
-	res, err := run(text)
-	if err == nil && v.dml {
-		if n, rerr := res.RowsAffected(); rerr == nil {
-			if e := k.c.modified(&k.st, n, query, k.c.reject); e != nil {
-				if wrap {
-					_ = k.simple(ctx, "ROLLBACK")
-				}
-				return nil, k.refuse(ctx, e)
+	var res driver.Result
+	var err error
+	total, each := int64(0), false
+	if v.statements > 1 && v.dml {
+		var last int64
+		total, last, each, err = k.execEach(ctx, text)
+		res = driver.RowsAffected(last)
+	}
+	if !each {
+		res, err = run(text)
+		if err == nil && v.dml {
+			total, err = res.RowsAffected()
+			if err != nil {
+				total, err = 0, nil // the driver does not count
 			}
+		}
+	}
+	if err == nil && v.dml {
+		if e := k.c.modified(&k.st, total, query, k.c.reject); e != nil {
+			if wrap {
+				_ = k.simple(ctx, "ROLLBACK")
+			}
+			return nil, k.refuse(ctx, e)
 		}
 	}
 	if wrap {
@@ -260,7 +270,12 @@ func (k *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 		}); err != nil {
 			return nil, err
 		}
-		return &oneRow{col: "job_id", val: jobID()}, nil
+		id, _ := asyncJob(query)
+		if id == "" { // ALTER TABLE ASYNC: a job sys.jobs does not list
+			sum := md5.Sum([]byte(query))
+			id = "dsqlcheck-" + hex.EncodeToString(sum[:8])
+		}
+		return &oneRow{col: "job_id", val: id}, nil
 	}
 	if e := k.c.before(&k.st, v, query, k.c.reject); e != nil {
 		return nil, k.refuse(ctx, e)
@@ -270,12 +285,12 @@ func (k *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if v.asyncDDL != "" {
 		rows, err = q.QueryContext(ctx, v.asyncDDL, nil) // CALL sys.wait_for_job(...): done at once
 	} else {
-		rows, err = q.QueryContext(ctx, query, args)
+		rows, err = q.QueryContext(ctx, v.pgText(query), args)
 	}
 	if err == nil {
 		k.sqlControl(v)
 	}
-	return rows, err
+	return k.counted(ctx, v, query, rows), err
 }
 
 func (k *conn) CheckNamedValue(nv *driver.NamedValue) error {
@@ -381,7 +396,7 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 	if err == nil {
 		s.k.sqlControl(s.v)
 	}
-	return rows, err
+	return s.k.counted(ctx, s.v, s.sql, rows), err
 }
 
 func (s *stmt) CheckNamedValue(nv *driver.NamedValue) error {

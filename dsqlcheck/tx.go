@@ -180,9 +180,6 @@ func withoutAsyncIn(text string, s *sqlparse.Script) string {
 	return b.String()
 }
 
-// jobID is the job_id a translated ASYNC statement answers with.
-func jobID() string { return fmt.Sprintf("dsqlcheck-%d", time.Now().UnixNano()) }
-
 const (
 	classBegin = sqlparse.ClassBegin
 	classEnd   = sqlparse.ClassEnd

@@ -413,10 +413,7 @@ func (s *wireSession) translate(p *part, alone bool, e *expect) string {
 		e.tag = map[string]string{"DO": "ALTER TABLE"}
 		return keyGuarded(p.sql, v, s.keyMarks(p.sql))
 	}
-	if q := withSysJobs(p.sql); q != "" {
-		return q
-	}
-	return p.sql
+	return v.pgText(p.sql)
 }
 
 // parse checks a statement the client prepares.

@@ -25,7 +25,8 @@ import (
 // rows 1..3, whose connections go through c.
 func hooked(tb testing.TB, c *dsqlcheck.Checker) (*pgx.ConnConfig, string) {
 	tb.Helper()
-	_, dsn := open(tb, dsqlcheck.New())
+	db, dsn := open(tb, dsqlcheck.New())
+	db.Close() // it made the tables
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		tb.Fatal(err)
