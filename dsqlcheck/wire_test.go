@@ -481,3 +481,61 @@ func TestProxyLoad(t *testing.T) {
 		t.Errorf("%d goroutines, %d before the test:\n%s", goroutines, before, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// BenchmarkRoundTrip is one statement's round trip on the PostgreSQL the
+// tests start: directly, through the in-process hook, and through the
+// proxy on a unix socket; extended protocol (an argument) and simple.
+func BenchmarkRoundTrip(b *testing.B) {
+	ctx := context.Background()
+	_, dsn := open(b, dsqlcheck.New())
+	direct, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hook := direct.Copy()
+	dsqlcheck.New(dsqlcheck.WithReject()).HookPGX(&hook.Config)
+
+	proxy, err := dsqlcheck.New(dsqlcheck.WithReject()).NewProxy(dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "dsqlcheck")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	ln, err := net.Listen("unix", filepath.Join(dir, ".s.PGSQL.5433"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	go proxy.Serve(ln)
+	defer proxy.Close()
+	proxied := direct.Copy()
+	proxied.Host, proxied.Port = dir, 5433
+
+	for _, path := range []struct {
+		name string
+		cfg  *pgx.ConnConfig
+	}{{"direct", direct}, {"hook", hook}, {"proxy", proxied}} {
+		conn, err := pgx.ConnectConfig(ctx, path.cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("extended/"+path.name, func(b *testing.B) {
+			var v int
+			for b.Loop() {
+				if err := conn.QueryRow(ctx, "SELECT v FROM t WHERE id = $1", 1).Scan(&v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("simple/"+path.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := conn.Exec(ctx, "UPDATE t SET v = v + 1 WHERE id = 2"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		conn.Close(ctx)
+	}
+}
