@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"regexp"
 	"strconv"
 	"sync"
 
@@ -89,6 +90,8 @@ type held struct {
 }
 
 var errCancelRequest = errors.New("cancel request relayed")
+
+var copyStatement = regexp.MustCompile(`(?i)^\s*copy\b`)
 
 // run serves the session until either side closes.
 func (s *wireSession) run() {
@@ -338,11 +341,14 @@ func (s *wireSession) query(text string) error {
 	open := s.inTx()
 	e := &expect{kind: 'Q', sql: text}
 	var b bytes.Buffer
-	control, dml := false, false
+	unheld, dml := false, false // unheld: holding the answer could not work
 	for i := range ps {
 		p := &ps[i]
-		control = control || p.v.class == classBegin || p.v.class == classEnd
+		unheld = unheld || p.v.class == classBegin || p.v.class == classEnd
 		dml = dml || p.v.dml
+		// COPY FROM STDIN is answered only after the client's data: it
+		// cannot be held.
+		unheld = unheld || copyStatement.MatchString(p.sql)
 		if refusal := s.judge(p.v, p.sql); refusal != nil {
 			if b.Len() > 0 {
 				b.WriteString("; ")
@@ -360,7 +366,7 @@ func (s *wireSession) query(text string) error {
 	if len(ps) == 1 && ps[0].sent == ps[0].sql {
 		sent = text // unchanged, with its comments and spacing
 	}
-	if !s.c.reject || !dml || control {
+	if !s.c.reject || !dml || unheld {
 		s.send(&pgproto3.Query{String: sent}, e)
 		return s.fe.Flush()
 	}
@@ -459,7 +465,7 @@ func (s *wireSession) execute(m *pgproto3.Execute) error {
 		s.send(&pgproto3.Close{ObjectType: 'S', Name: name}, &expect{kind: 'C', own: true})
 	}
 	e := &expect{kind: 'E', sql: p.sql, tag: p.tag}
-	if s.c.reject && p.v.dml {
+	if s.c.reject && p.v.dml && !copyStatement.MatchString(p.sql) {
 		e.dml, s.groupDML = true, true
 	}
 	s.send(m, e)

@@ -154,6 +154,12 @@ func TestWirePool(t *testing.T) {
 	_, err = pool.Exec(ctx, "LISTEN jobs")
 	wantPgError(t, err, "0A000", "unsupported statement: Listen")
 
+	// COPY streams through the checker.
+	n, err := pool.CopyFrom(ctx, pgx.Identifier{"big"}, []string{"id"}, pgx.CopyFromRows([][]any{{1}, {2}, {3}}))
+	if err != nil || n != 3 {
+		t.Fatalf("COPY FROM: %d rows, %v", n, err)
+	}
+
 	// A batch is one pipeline: the refusal in its middle ends it, and the
 	// statements before it are rolled back with its implicit transaction.
 	b := &pgx.Batch{}
@@ -162,7 +168,6 @@ func TestWirePool(t *testing.T) {
 	b.Queue("INSERT INTO t (id) VALUES ($1)", 21)
 	err = pool.SendBatch(ctx, b).Close()
 	wantPgError(t, err, "0A000", forShareMsg)
-	var n int
 	if err := pool.QueryRow(ctx, "SELECT count(*) FROM t WHERE id IN (20, 21)").Scan(&n); err != nil || n != 0 {
 		t.Fatalf("rows of the refused batch: %d (%v), want 0", n, err)
 	}
