@@ -244,19 +244,19 @@ func filterNames(text string, toks []Token) []string {
 
 // parseTree models a statement from pg_query's parse tree.
 func parseTree(st *Statement, text string, toks []Token, first int) *Statement {
-	res, err := pg.Parse(dsqlSyntax(text, toks))
+	res, err := parseSQL(dsqlSyntax(text, toks))
 	if err != nil {
 		// Run-time pieces and MySQL forms that break the parse: try
 		// again without them, so the statement is still judged.
 		if alt, ok := lenient(text, toks); ok {
-			if r2, err2 := pg.Parse(dsqlSyntax(alt, toks)); err2 == nil {
+			if r2, err2 := parseSQL(dsqlSyntax(alt, toks)); err2 == nil {
 				res, err = r2, nil
 			}
 		}
 	}
 	offset := 0
 	if err != nil && first >= 0 && strings.EqualFold(toks[first].Text(text), "where") {
-		if r2, err2 := pg.Parse(fragmentPrefix + text); err2 == nil {
+		if r2, err2 := parseSQL(fragmentPrefix + text); err2 == nil {
 			res, err, offset = r2, nil, len(fragmentPrefix)
 			st.Fragment = true
 		}
