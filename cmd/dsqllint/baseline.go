@@ -113,7 +113,7 @@ func readBaseline(name string) (baseline, error) {
 
 // filter returns the findings the baseline does not account for, how many
 // it did, and how many recorded findings no longer occur.
-func (b baseline) filter(fs []*finding) (fresh []*finding, known, stale int) {
+func (b baseline) filter(fs []*finding) (fresh, known []*finding, stale int) {
 	left := map[baselineKey]int{}
 	for k, n := range b {
 		left[k] = n
@@ -123,7 +123,7 @@ func (b baseline) filter(fs []*finding) (fresh []*finding, known, stale int) {
 		k := keyOf(f, src)
 		if left[k] > 0 {
 			left[k]--
-			known++
+			known = append(known, f)
 			continue
 		}
 		fresh = append(fresh, f)

@@ -428,3 +428,37 @@ func TestJSONInSQLMode(t *testing.T) {
 		t.Errorf("JSON tree of a .sql file: %+v", tree)
 	}
 }
+
+// TestMarkdownFormat: the summary for a job summary or a pull-request
+// comment, alone and with a baseline that records all but one finding.
+func TestMarkdownFormat(t *testing.T) {
+	root, svc := fixtureRepo(t, true)
+	out, code := run(t, svc, bin, "-format=markdown", "./...")
+	if code != 3 {
+		t.Errorf("exit %d, want 3", code)
+	}
+	golden(t, "markdown.golden", out)
+
+	base := filepath.Join(root, "baseline.json")
+	if out, code := run(t, svc, bin, "-write-baseline="+base, "./..."); code != 0 {
+		t.Fatalf("-write-baseline: exit %d\n%s", code, out)
+	}
+	store := filepath.Join(svc, "store.go")
+	src, err := os.ReadFile(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = append(src, "\n// A new share lock since the baseline.\nconst readInvoice = \"SELECT total FROM invoices WHERE id = $1 FOR SHARE\"\n"...)
+	if err := os.WriteFile(store, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	md := filepath.Join(root, "summary.md")
+	if out, code := run(t, svc, bin, "-baseline="+base, "-format=text,markdown:"+md, "./..."); code != 3 {
+		t.Errorf("with the baseline: exit %d, want 3\n%s", code, out)
+	}
+	got, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "markdown-baseline.golden", string(got))
+}

@@ -6,7 +6,7 @@
 //	go vet -vettool=$(command -v dsqllint) ./...
 //	go fix -fixtool=$(command -v dsqllint) ./...
 //
-// Flags shared by both modes: -format=text|json|sarif|github (several,
+// Flags shared by both modes: -format=text|json|sarif|github|markdown (several,
 // comma-separated, each optionally to a file: -format=github,sarif:out.sarif),
 // -json (the x/tools JSON tree), -fail-on=warning|error, -baseline=FILE and
 // -write-baseline=FILE (report only findings not recorded before), -c=N

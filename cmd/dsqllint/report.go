@@ -32,6 +32,11 @@ type result struct {
 	// keeps both, the other formats show one.
 	diags []diag
 	errs  map[string]error // analysis errors by package ID
+	// with -baseline: the findings it accounts for, and how many it
+	// records that no longer occur.
+	baselined bool
+	known     []*finding
+	stale     int
 }
 
 // finding is one distinct diagnostic, located for the report formats.
@@ -151,7 +156,7 @@ type output struct {
 	format, path string
 }
 
-var formats = map[string]bool{"text": true, "json": true, "sarif": true, "github": true}
+var formats = map[string]bool{"text": true, "json": true, "sarif": true, "github": true, "markdown": true}
 
 // parseOutputs parses -format: FORMAT[:FILE] entries separated by commas.
 func parseOutputs(s string) ([]output, error) {
@@ -160,7 +165,7 @@ func parseOutputs(s string) ([]output, error) {
 	for _, item := range strings.Split(s, ",") {
 		name, path, _ := strings.Cut(strings.TrimSpace(item), ":")
 		if !formats[name] {
-			return nil, fmt.Errorf("-format: unknown format %q (want text, json, sarif or github)", name)
+			return nil, fmt.Errorf("-format: unknown format %q (want text, json, sarif, github or markdown)", name)
 		}
 		if path == "" && name != "text" {
 			if stdout != "" {
@@ -194,6 +199,8 @@ func (o output) write(r *result, fs []*finding, context int) (err error) {
 		return writeJSON(w, r)
 	case "sarif":
 		return writeSARIF(w, r, fs, newSource())
+	case "markdown":
+		return writeMarkdown(w, r, fs)
 	case "github":
 		return writeGitHub(w, fs)
 	}

@@ -48,7 +48,7 @@ func run(a *analysis.Analyzer, args []string) int {
 	a.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
 	o := options{failOn: failLevel(rules.Warning)}
 	fs.BoolVar(&o.json, "json", false, "emit JSON output (the x/tools JSON tree); exit status 0 even with findings")
-	fs.StringVar(&o.format, "format", "text", "report `FORMATS`, comma-separated, each optionally to a file (sarif:out.sarif): text (stderr), json, sarif, github (stdout)")
+	fs.StringVar(&o.format, "format", "text", "report `FORMATS`, comma-separated, each optionally to a file (sarif:out.sarif): text (stderr), json, sarif, github, markdown (stdout)")
 	fs.Var(&o.failOn, "fail-on", "exit 3 for findings of this `severity` (warning or error) and above (default warning)")
 	fs.StringVar(&o.baseline, "baseline", "", "report only findings not recorded in this baseline `FILE`")
 	fs.StringVar(&o.writeBase, "write-baseline", "", "record every current finding in this baseline `FILE` and report none")
@@ -136,10 +136,10 @@ func report(res *result, outs []output, o options, code int) int {
 			fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
 			return exitFailure
 		}
-		var known, stale int
-		fs, known, stale = b.filter(fs)
+		fs, res.known, res.stale = b.filter(fs)
+		res.baselined = true
 		res.keep(fs)
-		if known > 0 || stale > 0 {
+		if known, stale := len(res.known), res.stale; known > 0 || stale > 0 {
 			fmt.Fprintf(os.Stderr, "dsqllint: %d findings matched the baseline %s", known, o.baseline)
 			if stale > 0 {
 				fmt.Fprintf(os.Stderr, "; %d recorded there no longer occur (shrink it with -write-baseline)", stale)
