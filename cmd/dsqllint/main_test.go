@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/dsqllint/dsqllint/rules"
 )
 
 var bin string
@@ -449,5 +451,25 @@ func TestFixRealisticModule(t *testing.T) {
 	}
 	if !equalMaps(after, snapshot(t, dir)) {
 		t.Error("a second -fix changed files")
+	}
+}
+
+// TestExplain: -explain prints every rule's page from the binary alone,
+// and an unknown ID lists the rules.
+func TestExplain(t *testing.T) {
+	dir := t.TempDir() // nothing of the repository around
+	for _, r := range rules.All() {
+		out, code := run(t, dir, bin, "-explain", strings.ToLower(r.ID))
+		want, err := os.ReadFile(filepath.Join("..", "..", "docs", "rules", r.ID+".md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code != 0 || out != string(want) {
+			t.Errorf("-explain %s: exit %d, output is not docs/rules/%s.md:\n%s", r.ID, code, r.ID, out)
+		}
+	}
+	out, code := run(t, dir, bin, "-explain", "DSQL999")
+	if code != 1 || !strings.Contains(out, "DSQL001 share-lock") {
+		t.Errorf("-explain DSQL999: exit %d\n%s", code, out)
 	}
 }

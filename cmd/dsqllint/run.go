@@ -59,6 +59,7 @@ func run(a *analysis.Analyzer, args []string) int {
 	fs.BoolVar(&o.timing, "timing", false, "print on stderr the time spent loading packages and analysing them, and the slowest packages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to `FILE`")
+	explain := fs.String("explain", "", "print the page of rule `ID` (DSQL001): what fails on Aurora DSQL, why, the fix, how to suppress it; and exit")
 	version := fs.Bool("version", false, "print dsqllint's version and the newest Aurora DSQL feature its rules know, and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -69,6 +70,9 @@ func run(a *analysis.Analyzer, args []string) int {
 	if *version {
 		fmt.Println(versionLine())
 		return exitClean
+	}
+	if *explain != "" {
+		return explainRule(*explain)
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
