@@ -2,7 +2,9 @@
 // small statement model that dsqllint's rules read.
 //
 // It is the only package that imports pg_query_go, so the parser can be
-// swapped in one place. Work is layered so that most strings cost almost
+// swapped in one place: with cgo, pg_query_go's libpg_query; without
+// (CGO_ENABLED=0), the same library compiled to WebAssembly (go-pgquery,
+// parser_nocgo.go), which returns the same tree. Work is layered so that most strings cost almost
 // nothing: [LooksLikeSQL] is a cheap prefilter; [Parse] lexes the text,
 // normalises driver placeholders (?, :name, @name, printf verbs) to
 // PostgreSQL syntax while keeping an offset map back to the source, splits
