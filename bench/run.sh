@@ -5,6 +5,7 @@
 # as arguments.
 #
 #   bench/run.sh [MODULE_DIR...]
+#   BENCH_PARSER=wasm bench/run.sh ...   the cgo-free build (libpg_query as WebAssembly)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/out
@@ -12,7 +13,11 @@ mkdir -p "$out"
 tools=$PWD/$out
 times=$(mktemp)
 trap 'rm -f "$times"' EXIT
-go build -o "$out/dsqllint" ./cmd/dsqllint
+if [ "${BENCH_PARSER:-cgo}" = wasm ]; then
+	CGO_ENABLED=0 go build -o "$out/dsqllint" ./cmd/dsqllint
+else
+	go build -o "$out/dsqllint" ./cmd/dsqllint
+fi
 go build -o "$out/noop" ./bench/noop
 go run ./bench/gen -out "$out/synth100" -packages 100 -queries 60
 go run ./bench/gen -out "$out/synth200" -packages 200 -queries 60
@@ -48,6 +53,7 @@ report() {
 }
 
 go version
+echo "parser: ${BENCH_PARSER:-cgo}"
 report "synthetic 100x60" "$out/synth100" ./...
 report "synthetic 200x60" "$out/synth200" ./...
 report "synthetic 300x60" "$out/synth300" ./...
