@@ -35,6 +35,19 @@ func hooked(tb testing.TB, c *dsqlcheck.Checker) (*pgx.ConnConfig, string) {
 	return cfg, dsn
 }
 
+// hookedConn is a pgx connection through c to a fresh database holding
+// t(id, v) with rows 1..3; it is closed when the test ends.
+func hookedConn(t *testing.T, c *dsqlcheck.Checker) *pgx.Conn {
+	t.Helper()
+	cfg, _ := hooked(t, c)
+	conn, err := pgx.ConnectConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
 // wantPgError fails unless err is a *pgconn.PgError with code and message.
 func wantPgError(t *testing.T, err error, code, msg string) {
 	t.Helper()
@@ -58,15 +71,10 @@ const (
 func TestWirePGXConn(t *testing.T) {
 	ctx := context.Background()
 	c := dsqlcheck.New(dsqlcheck.WithReject())
-	cfg, _ := hooked(t, c)
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := hookedConn(t, c)
 
 	// extended protocol (arguments), then simple (none)
-	_, err = conn.Exec(ctx, "SELECT v FROM t WHERE id = $1 FOR SHARE", 1)
+	_, err := conn.Exec(ctx, "SELECT v FROM t WHERE id = $1 FOR SHARE", 1)
 	wantPgError(t, err, "0A000", forShareMsg)
 	_, err = conn.Exec(ctx, "SELECT v FROM t WHERE id = 1 FOR SHARE")
 	wantPgError(t, err, "0A000", forShareMsg)
@@ -121,12 +129,7 @@ func TestWirePGXConn(t *testing.T) {
 func TestWireNoReject(t *testing.T) {
 	ctx := context.Background()
 	c := dsqlcheck.New()
-	cfg, _ := hooked(t, c)
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := hookedConn(t, c)
 	if _, err := conn.Exec(ctx, "SELECT v FROM t WHERE id = $1 FOR SHARE", 1); err != nil {
 		t.Fatal(err)
 	}
@@ -220,12 +223,7 @@ func TestWireStdlib(t *testing.T) {
 func TestWireDSQLStatements(t *testing.T) {
 	ctx := context.Background()
 	c := dsqlcheck.New(dsqlcheck.WithReject())
-	cfg, _ := hooked(t, c)
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := hookedConn(t, c)
 	var job string
 	if err := conn.QueryRow(ctx, "CREATE INDEX ASYNC t_v ON t (v)").Scan(&job); err != nil {
 		t.Fatal(err)
@@ -277,12 +275,7 @@ func TestWireDSQLStatements(t *testing.T) {
 func TestWireRowLimit(t *testing.T) {
 	ctx := context.Background()
 	c := dsqlcheck.New(dsqlcheck.WithReject())
-	cfg, _ := hooked(t, c)
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := hookedConn(t, c)
 	count := func() int {
 		var n int
 		if err := conn.QueryRow(ctx, "SELECT count(*) FROM big").Scan(&n); err != nil {
@@ -291,7 +284,7 @@ func TestWireRowLimit(t *testing.T) {
 		return n
 	}
 	// simple protocol, autocommit
-	_, err = conn.Exec(ctx, "INSERT INTO big SELECT g FROM generate_series(1, 3001) g")
+	_, err := conn.Exec(ctx, "INSERT INTO big SELECT g FROM generate_series(1, 3001) g")
 	wantPgError(t, err, "54000", "transaction row limit exceeded")
 	if n := count(); n != 0 {
 		t.Fatalf("%d rows after the refused statement", n)
