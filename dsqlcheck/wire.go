@@ -3,7 +3,6 @@ package dsqlcheck
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"regexp"
@@ -704,9 +703,4 @@ func (s *wireSession) onReady(m *pgproto3.ReadyForQuery) error {
 		return nil
 	}
 	return s.forward(m)
-}
-
-// String describes a session for errors.
-func (s *wireSession) String() string {
-	return fmt.Sprintf("dsqlcheck wire session %s → %s", s.client.RemoteAddr(), s.server.RemoteAddr())
 }
