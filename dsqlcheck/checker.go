@@ -150,15 +150,16 @@ func (c *Checker) Verify(tb TB) {
 
 // verdict is what the rules say of one statement text, cached.
 type verdict struct {
-	findings   []rules.Finding
-	refusal    *Error // the first finding DSQL refuses, as DSQL answers it
-	class      sqlparse.Class
-	commit     bool // COMMIT (or END)
-	ddl        bool // holds a DDL statement
-	dml        bool
-	asyncDDL   string // the text without DSQL's ASYNC, when it had one
-	sysJobs    string // the text reading sys.jobs from the server's catalog, when it reads it
-	statements int    // how many statements the text holds
+	findings []rules.Finding
+	refusal  *Error // the first finding DSQL refuses, as DSQL answers it
+	class    sqlparse.Class
+	commit   bool // COMMIT (or END)
+	ddl      bool // holds a DDL statement
+	dml      bool
+	asyncDDL string // the text without DSQL's ASYNC, when it had one
+	sysJobs  string // the text reading sys.jobs from the server's catalog, when it reads it
+	// parts are the texts of the statements, when it holds more than one
+	parts []string
 	// dropColumns are the columns ALTER TABLE ... DROP COLUMN drops, which
 	// the server's own catalog tells are keys or not (keys.go).
 	dropColumns []sqlparse.Change
@@ -171,7 +172,15 @@ func (c *Checker) check(text string) *verdict {
 	}
 	v := &verdict{}
 	s := sqlparse.Parse(text)
-	v.statements = len(s.Stmts)
+	if len(s.Stmts) > 1 {
+		for _, st := range s.Stmts {
+			if st.Span.Start < 0 || st.Span.End > len(text) || st.Span.Start >= st.Span.End {
+				v.parts = nil // offsets the text cannot take: one statement for the checks
+				break
+			}
+			v.parts = append(v.parts, text[st.Span.Start:st.Span.End])
+		}
+	}
 	if s.Skipped == "" {
 		ctx := &rules.Context{Config: c.cfg, Style: s.Style, MaxParam: s.MaxParam, Fences: rules.NewFences()}
 		for _, f := range rules.Check(ctx, s) {

@@ -161,7 +161,7 @@ func (k *conn) exec(ctx context.Context, query string, run func(text string) (dr
 	var res driver.Result
 	var err error
 	total, each := int64(0), false
-	if v.statements > 1 && v.dml {
+	if len(v.parts) > 0 && v.dml {
 		var last int64
 		total, last, each, err = k.execEach(ctx, text)
 		res = driver.RowsAffected(last)

@@ -10,8 +10,6 @@ import (
 	"sync"
 
 	"github.com/jackc/pgx/v5/pgproto3"
-
-	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
 // The wire checker stands between a PostgreSQL client and server and
@@ -290,19 +288,15 @@ type part struct {
 	sent string
 }
 
-// parts splits a simple query's text into its statements.
+// parts returns a simple query's statements, each as checked.
 func (s *wireSession) parts(text string) []part {
-	script := sqlparse.Parse(text)
-	if len(script.Stmts) <= 1 {
-		return []part{{sql: text, v: s.c.check(text)}}
+	v := s.c.check(text)
+	if len(v.parts) == 0 {
+		return []part{{sql: text, v: v}}
 	}
-	var ps []part
-	for _, st := range script.Stmts {
-		if st.Span.Start < 0 || st.Span.End > len(text) || st.Span.Start >= st.Span.End {
-			return []part{{sql: text, v: s.c.check(text)}}
-		}
-		q := text[st.Span.Start:st.Span.End]
-		ps = append(ps, part{sql: q, v: s.c.check(q)})
+	ps := make([]part, len(v.parts))
+	for i, q := range v.parts {
+		ps[i] = part{sql: q, v: s.c.check(q)}
 	}
 	return ps
 }
