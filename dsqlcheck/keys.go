@@ -3,6 +3,7 @@ package dsqlcheck
 import (
 	"context"
 	"database/sql/driver"
+	"fmt"
 	"io"
 
 	"github.com/dsqllint/dsqllint/sqlparse"
@@ -11,11 +12,15 @@ import (
 // Refusals that need the schema, asked of the server the checked program
 // runs on: its catalog is the schema, whatever migrations made it.
 
-// primaryKeyColumn asks the server whether column is part of table's
-// primary key.
-const primaryKeyColumn = `SELECT EXISTS (SELECT 1 FROM pg_index i
-JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
-WHERE i.indrelid = to_regclass($1) AND i.indisprimary AND a.attname = $2)`
+// isKeyColumn is true on the server when a column (the second operand)
+// is part of a table's (the first, a name to_regclass reads) primary key.
+const isKeyColumn = `EXISTS (SELECT 1 FROM pg_catalog.pg_index i
+JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+WHERE i.indrelid = to_regclass(%s) AND i.indisprimary AND a.attname = %s)`
+
+// primaryKeyColumn asks the server whether column $2 is part of table
+// $1's primary key.
+var primaryKeyColumn = "SELECT " + fmt.Sprintf(isKeyColumn, "$1", "$2")
 
 // keyRefusal returns DSQL's refusal of a statement that drops a
 // primary-key column (0A000 cannot drop primary key column id), recording

@@ -2,10 +2,8 @@ package dsqlcheck
 
 import (
 	"context"
-	"crypto/md5"
 	"database/sql"
 	"database/sql/driver"
-	"encoding/hex"
 	"io"
 )
 
@@ -270,10 +268,9 @@ func (k *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 		}); err != nil {
 			return nil, err
 		}
-		id, _ := asyncJob(query)
+		id := asyncJob(query)
 		if id == "" { // ALTER TABLE ASYNC: a job sys.jobs does not list
-			sum := md5.Sum([]byte(query))
-			id = "dsqlcheck-" + hex.EncodeToString(sum[:8])
+			id = hashID(query)
 		}
 		return &oneRow{col: "job_id", val: id}, nil
 	}

@@ -401,7 +401,7 @@ func (s *wireSession) translate(p *part, alone bool, e *expect) string {
 	case waitForJob.MatchString(p.sql):
 		return waitForJobPG(p.sql)
 	case v.asyncDDL != "":
-		if id, _ := asyncJob(p.sql); id != "" && alone {
+		if id := asyncJob(p.sql); id != "" && alone {
 			// DSQL answers with the build's job id.
 			e.dropTags = 1
 			e.tag = map[string]string{"SELECT 1": "CREATE INDEX"}
@@ -428,7 +428,7 @@ func (s *wireSession) parse(m *pgproto3.Parse) error {
 	pt := part{sql: m.Query, v: v}
 	e := &expect{}
 	text := s.translate(&pt, false, e)
-	if id, _ := asyncJob(m.Query); id != "" {
+	if id := asyncJob(m.Query); id != "" {
 		p.job, text = text, "SELECT "+sqlString(id)+"::text AS job_id"
 		p.tag = map[string]string{"SELECT 1": "CREATE INDEX"}
 	} else if len(v.dropColumns) > 0 && s.c.reject && s.c.cfg.Enabled("DSQL108") {

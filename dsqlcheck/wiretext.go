@@ -29,21 +29,26 @@ var markerIn = regexp.MustCompile(`"dsqlcheck:(\d+)"`)
 var asyncIndexName = regexp.MustCompile(`(?is)^\s*create\s+(?:unique\s+)?index\s+async\s+(?:if\s+not\s+exists\s+)?("?[\w$]+"?)\s+on\s+(?:only\s+)?(?:("?[\w$]+"?)\s*\.\s*)?"?[\w$]+"?`)
 
 // asyncJob returns the job id DSQL would answer a CREATE INDEX ASYNC
-// with, and the index it builds ("public.t_v"); "" when the statement is
-// not one. The id is derived from the index's name, so that sys.jobs,
-// which reads the server's catalog, lists it under the same id.
-func asyncJob(text string) (id, object string) {
+// with, or "" when the statement is not one. The id is derived from the
+// index it builds ("public.t_v"), so that sys.jobs, which reads the
+// server's catalog, lists it under the same id.
+func asyncJob(text string) string {
 	m := asyncIndexName.FindStringSubmatch(text)
 	if m == nil {
-		return "", ""
+		return ""
 	}
 	schema := unquoteIdent(m[2])
 	if schema == "" {
 		schema = "public"
 	}
-	object = schema + "." + unquoteIdent(m[1])
-	sum := md5.Sum([]byte(object))
-	return "dsqlcheck-" + hex.EncodeToString(sum[:8]), object
+	return hashID(schema + "." + unquoteIdent(m[1]))
+}
+
+// hashID is a job id made from a name: "dsqlcheck-" and the first 16 hex
+// digits of its MD5, which sysJobs computes alike on the server.
+func hashID(name string) string {
+	sum := md5.Sum([]byte(name))
+	return "dsqlcheck-" + hex.EncodeToString(sum[:8])
 }
 
 func unquoteIdent(s string) string {
@@ -99,10 +104,8 @@ func keyGuarded(text string, v *verdict, mark func(column, table string) int) st
 	b.WriteString("DO " + tag + " BEGIN ")
 	for _, ch := range v.dropColumns {
 		table := qualifiedTable(ch)
-		fmt.Fprintf(&b, `IF EXISTS (SELECT 1 FROM pg_catalog.pg_index i
-JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
-WHERE i.indrelid = to_regclass(%s) AND i.indisprimary AND a.attname = %s) THEN RAISE EXCEPTION %s; END IF; `,
-			sqlString(table), sqlString(ch.Name), sqlString(`refused "`+markerName(mark(ch.Name, table))+`"`))
+		fmt.Fprintf(&b, "IF %s THEN RAISE EXCEPTION %s; END IF; ",
+			fmt.Sprintf(isKeyColumn, sqlString(table), sqlString(ch.Name)), sqlString(`refused "`+markerName(mark(ch.Name, table))+`"`))
 	}
 	fmt.Fprintf(&b, "EXECUTE %s; END %s", sqlString(text), tag)
 	return b.String()
