@@ -31,18 +31,10 @@ func (c *Checker) HookPGX(cfg *pgconn.Config) {
 		d := &net.Dialer{KeepAlive: 5 * time.Minute}
 		base = d.DialContext
 	}
-	up := &upstream{}
-	take := func(tlsConfig **tls.Config) {
-		if *tlsConfig == nil {
-			up.plain = true
-		} else if up.tls == nil {
-			up.tls = *tlsConfig
-		}
-		*tlsConfig = nil
-	}
-	take(&cfg.TLSConfig)
+	up := upstreamOf(cfg)
+	cfg.TLSConfig = nil // the driver's link to the checker is in the process
 	for _, fb := range cfg.Fallbacks {
-		take(&fb.TLSConfig)
+		fb.TLSConfig = nil
 	}
 	cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		server, err := base(ctx, network, addr)
@@ -63,6 +55,24 @@ func (c *Checker) HookPGX(cfg *pgconn.Config) {
 type upstream struct {
 	tls   *tls.Config
 	plain bool
+}
+
+// upstreamOf reads how a config speaks to the server: the first TLS
+// configuration among its attempts, and whether one is in plain text.
+func upstreamOf(cfg *pgconn.Config) *upstream {
+	up := &upstream{}
+	take := func(t *tls.Config) {
+		if t == nil {
+			up.plain = true
+		} else if up.tls == nil {
+			up.tls = t
+		}
+	}
+	take(cfg.TLSConfig)
+	for _, fb := range cfg.Fallbacks {
+		take(fb.TLSConfig)
+	}
+	return up
 }
 
 // secure starts TLS on a new server connection when asked to.
@@ -135,14 +145,7 @@ func (c *Checker) NewProxy(server string) (*Proxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dsqlcheck: upstream: %w", err)
 	}
-	up := &upstream{}
-	for _, fb := range append([]*pgconn.FallbackConfig{{Host: cfg.Host, Port: cfg.Port, TLSConfig: cfg.TLSConfig}}, cfg.Fallbacks...) {
-		if fb.TLSConfig == nil {
-			up.plain = true
-		} else if up.tls == nil {
-			up.tls = fb.TLSConfig
-		}
-	}
+	up := upstreamOf(cfg)
 	dialer := cfg.DialFunc
 	network, addr := networkAddress(cfg.Host, cfg.Port)
 	return &Proxy{c: c, sessions: map[*wireSession]bool{}, dial: func(ctx context.Context) (net.Conn, error) {
