@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dsqllint/dsqllint/dsqlcheck"
+	"github.com/dsqllint/dsqllint/rules"
 )
 
 // run runs the command until ctx ends; it returns the exit status.
@@ -41,18 +42,20 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if *disable != "" {
 		opts = append(opts, dsqlcheck.WithDisable(strings.Split(*disable, ",")...))
 	}
+	fail := func(err error) int {
+		fmt.Fprintln(stderr, "dsqlcheck serve:", err)
+		return 1
+	}
 	if *version != "" {
+		if _, err := rules.ParseVersion(*version); err != nil {
+			return fail(err) // WithDSQLVersion would panic, as on a test's own mistake
+		}
 		opts = append(opts, dsqlcheck.WithDSQLVersion(*version))
 	}
-	c, err := newChecker(opts)
-	if err != nil {
-		fmt.Fprintln(stderr, "dsqlcheck serve:", err)
-		return 1
-	}
+	c := dsqlcheck.New(opts...)
 	proxy, err := c.NewProxy(*upstream)
 	if err != nil {
-		fmt.Fprintln(stderr, "dsqlcheck serve:", err)
-		return 1
+		return fail(err)
 	}
 	proxy.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
 	network := "tcp"
@@ -62,8 +65,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	ln, err := net.Listen(network, *listen)
 	if err != nil {
-		fmt.Fprintln(stderr, "dsqlcheck serve:", err)
-		return 1
+		return fail(err)
 	}
 	fmt.Fprintf(stderr, "dsqlcheck: serving %s, checking statements to %s\n", ln.Addr(), *upstream)
 	served := make(chan error, 1)
@@ -74,36 +76,22 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	proxy.Close()
 	if err != nil {
-		fmt.Fprintln(stderr, "dsqlcheck serve:", err)
-		return 1
+		return fail(err)
 	}
 	if err := write(*jsonOut, func(w io.Writer) error { return c.WriteJSON(w) }); err != nil {
-		fmt.Fprintln(stderr, "dsqlcheck serve:", err)
-		return 1
+		return fail(err)
 	}
 	if err := write(*sarifOut, func(w io.Writer) error { return c.WriteSARIF(w, "") }); err != nil {
-		fmt.Fprintln(stderr, "dsqlcheck serve:", err)
-		return 1
+		return fail(err)
 	}
-	fs2 := c.Findings()
-	for _, f := range fs2 {
+	found := c.Findings()
+	for _, f := range found {
 		fmt.Fprintf(stderr, "%s\n\t%s\n", f.Message, f.SQL)
 	}
-	if len(fs2) > 0 {
+	if len(found) > 0 {
 		return 3
 	}
 	return 0
-}
-
-// newChecker builds the checker, turning a malformed -dsql-version into
-// an error (the option panics, as a test's own mistake).
-func newChecker(opts []dsqlcheck.Option) (c *dsqlcheck.Checker, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-	}()
-	return dsqlcheck.New(opts...), nil
 }
 
 func write(path string, emit func(io.Writer) error) error {
