@@ -61,20 +61,8 @@ func ExecWithRetryOpts(ctx context.Context, db TxBeginner, opts []Option, query 
 	if err != nil {
 		return nil, err
 	}
-	// An explicit transaction per attempt, not the bare statement, is what
-	// keeps a committed write from being lost or applied twice. A 40001
-	// means the write rolled back either way, so retrying it is safe either
-	// way. The difference is every other failure. A bare statement commits
-	// as it ends, so when it fails without a SQLSTATE (the connection drops,
-	// ctx ends mid-flight) nobody can say whether it committed, and the
-	// error would not say so either. In a transaction the statement's own
-	// failure always means nothing committed; only a COMMIT that got no
-	// answer leaves the outcome open, and the loop reports exactly that as
-	// an *AmbiguousCommitError and does not retry it. COMMIT's own 40001
-	// (SERIALIZABLE on PostgreSQL, DSQL's commit-time validation) is retried
-	// like the statement's. The price is a BEGIN and a COMMIT round trip per
-	// attempt. It also reuses the one retry loop unchanged, and
-	// WithTxOptions applies as it does to RunTxWithRetry.
+	// A transaction per attempt, not the bare statement: only a COMMIT
+	// without an answer leaves the outcome in doubt, and it is reported.
 	return retry.Run(ctx, d, s, func(tx *sql.Tx) (sql.Result, error) {
 		return tx.ExecContext(ctx, query, args...)
 	})

@@ -52,10 +52,6 @@ func ExecWithRetryOpts(ctx context.Context, db TxBeginner, opts []occ.Option, qu
 		return pgconn.CommandTag{}, err
 	}
 	// A transaction per attempt, not pool.Exec: see occ.ExecWithRetryOpts.
-	// In short, a bare statement that fails without a SQLSTATE may or may
-	// not have committed, and nothing would say so; in a transaction only a
-	// COMMIT without an answer is in doubt, and it is reported as an
-	// *occ.AmbiguousCommitError instead of being run again.
 	return retry.Run(ctx, d, s, func(tx pgx.Tx) (pgconn.CommandTag, error) {
 		return tx.Exec(ctx, query, args...)
 	})
