@@ -92,5 +92,5 @@ func TestSchema(t *testing.T) {
 // TestNotSQL: strings run through gocql (or a project's wrapper of it)
 // are CQL, not SQL.
 func TestNotSQL(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "cqlstore", "cqlmixed", "cqlwrapped")
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "cqlstore", "cqlmixed", "cqlwrapped", "cqldotless")
 }

@@ -14,9 +14,6 @@ import (
 // nonSQLClient reports a package of such a client, or a project's own
 // wrapper of gocql (a package named gocql or gocqlx).
 func nonSQLClient(path string) bool {
-	if path == "" || !strings.Contains(path, ".") {
-		return false // the standard library
-	}
 	for _, p := range []string{
 		"github.com/gocql/gocql", "github.com/apache/cassandra-gocql-driver", "github.com/scylladb/gocqlx",
 		"github.com/ClickHouse/clickhouse-go", "cloud.google.com/go/spanner", "cloud.google.com/go/bigquery",
