@@ -83,9 +83,11 @@ WHERE toygres_cms.instances.create_orchestration_id = EXCLUDED.create_orchestrat
 			t.Errorf("want DSQL003 for %q, got %q", q, got)
 		}
 	}
+	// The same lookups, so that a state column is no payload: what keeps a
+	// quiet statement quiet is its own shape.
 	for _, q := range quiet {
-		if got := ids(check(q)); got != "" {
-			t.Errorf("want no finding for %q, got %q: %v", q, got, check(q))
+		if got := ids(check(q, lookups)); got != "" {
+			t.Errorf("want no finding for %q, got %q: %v", q, got, check(q, lookups))
 		}
 	}
 }
