@@ -85,7 +85,7 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement) {
 		}
 	}
 	u.learnWhere(w.Where, w)
-	for _, col := range fenceColumns(cfg, nil, w, w.Where) {
+	for _, col := range fenceColumns(cfg, w, w.Where) {
 		// A CAS on an ordinary column (a rename: SET username = 'admin'
 		// WHERE username = 'root') fences that write but does not make the
 		// table coordination state.
@@ -157,7 +157,7 @@ func (f *Fences) Named(table string) []string {
 func (u *usage) guards() []string {
 	var cols []string
 	for c := range u.guarded {
-		if u.written[c] && !u.keys[c] {
+		if u.guard(c) {
 			cols = append(cols, c)
 		}
 	}
@@ -171,9 +171,11 @@ func (f *Fences) Guard(table, col string) bool {
 	if f == nil || f.tables[table] == nil {
 		return false
 	}
-	u := f.tables[table]
-	return u.written[col] && u.guarded[col] && !u.keys[col]
+	return f.tables[table].guard(col)
 }
+
+// guard: col is written and compared beside a key, and is no key itself.
+func (u *usage) guard(col string) bool { return u.written[col] && u.guarded[col] && !u.keys[col] }
 
 // Payload reports whether usage shows col of table to be payload whatever
 // its name: the statements write it, none compares it or looks rows up by
@@ -190,10 +192,10 @@ func (f *Fences) Payload(table, col string) bool {
 // target row, excluding lease-expiry guards (which fence, but are not a
 // column other writes are expected to compare). An OR fences only when
 // every branch does; its columns are not returned.
-func fenceColumns(cfg *Config, f *Fences, w *sqlparse.Write, conds []sqlparse.Cond) []string {
+func fenceColumns(cfg *Config, w *sqlparse.Write, conds []sqlparse.Cond) []string {
 	var cols []string
 	for _, c := range conds {
-		if isFence(cfg, f, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) {
+		if isFence(cfg, nil, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) {
 			cols = append(cols, c.Column)
 		}
 	}
