@@ -245,9 +245,6 @@ type checker struct {
 	// evalSteps counts the work of one evaluation of a query argument
 	// (eval.go), which maxEvalSteps bounds.
 	evalSteps int
-	// fences is what the package's statements tell of their tables'
-	// coordination columns (rules.Fences), learned before any is judged.
-	fences *rules.Fences
 	// internal collects our own failures (recovered panics).
 	internal []error
 }
@@ -289,7 +286,6 @@ type heldLock struct {
 func (c *checker) lint(texts []*Text) {
 	cfg := c.settings.cfg
 	fences := rules.NewFences()
-	c.fences = fences
 	sqlFileCfg := cfg.ForSQLFile()
 	var parsed []*parsedText
 	locks := map[ast.Node][]heldLock{}

@@ -174,15 +174,3 @@ func identObj(info *types.Info, x ast.Expr) types.Object {
 	}
 	return nil
 }
-
-// receiverObj returns the variable a method call is made on (tx in tx.Exec).
-func receiverObj(info *types.Info, call *ast.CallExpr) types.Object {
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
-		return info.Uses[id]
-	}
-	return nil
-}

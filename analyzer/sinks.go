@@ -41,7 +41,7 @@ func (c *checker) sinkCalls() []*Text {
 		fd  *ast.FuncDecl
 		arg int
 	}
-	sinks := map[sink]*queryCall{}
+	sinks := map[sink]bool{}
 	var texts []*Text
 	frontier := c.queries
 	type found struct {
@@ -59,8 +59,8 @@ func (c *checker) sinkCalls() []*Text {
 			if !ok {
 				continue
 			}
-			if _, seen := sinks[sink{p.fd, p.index}]; !seen {
-				sinks[sink{p.fd, p.index}] = q
+			if !sinks[sink{p.fd, p.index}] {
+				sinks[sink{p.fd, p.index}] = true
 				added = append(added, found{sink{p.fd, p.index}, q})
 			}
 		}

@@ -926,8 +926,6 @@ func (c *checker) key(fn *types.Func) string {
 	return k
 }
 
-// pointerTypes returns *T for every type T pkg declares that is no
-// interface: the method sets that may implement one.
 // madeFromPool reports whether x is a value a call made from a pool or a
 // connection (`sqlc.New(pool)`, `q := NewRepo(db)`), and whether it is
 // pgx's: its methods query the pool.
@@ -983,6 +981,8 @@ func (c *checker) hasRelevantMethod(ptr *types.Pointer, relevant map[string]bool
 	return false
 }
 
+// pointerTypes returns *T for every type T pkg declares that is no
+// interface: the method sets that may implement one.
 func pointerTypes(pkg *types.Package) []*types.Pointer {
 	var out []*types.Pointer
 	scope := pkg.Scope()
