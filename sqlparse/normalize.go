@@ -175,8 +175,8 @@ func normalizeTokens(src string, toks []Token) *Normalized {
 			}
 			setStyle(StyleVerb)
 			with := HoleIdent
-			if t.Start > 0 && isIdentChar(src[t.Start-1]) {
-				with = "_" + HoleIdent // glued: executions_%d
+			if i > 0 && toks[i-1].End == t.Start && (toks[i-1].Kind == TokIdent || toks[i-1].Kind == TokVerb) {
+				with = "_" + HoleIdent // glued to a name: executions_%d (not to a placeholder: $1%s)
 			}
 			replace(t, with)
 		case TokQuoted:

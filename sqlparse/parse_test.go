@@ -131,6 +131,8 @@ func TestRunTimePieces(t *testing.T) {
 		locks      int
 	}{
 		{"SELECT * FROM jobs WHERE id IN ($1" + HoleIdent + ") FOR UPDATE", "jobs", 1},
+		{"SELECT * FROM jobs WHERE id IN ($1%s) FOR UPDATE", "jobs", 1},
+		{"SELECT * FROM jobs WHERE id IN (?%s) FOR UPDATE", "jobs", 1},
 		{"SELECT * FROM " + HoleIdent + "workflow_status WHERE workflow_uuid = $1 FOR UPDATE", "workflow_status", 1},
 		{"SELECT * FROM jobs WHERE id = $1 LIMIT $2, $3 FOR UPDATE", "jobs", 1},
 		{"SELECT `id` FROM `jobs` WHERE `id` = $1 FOR UPDATE", "jobs", 1},
