@@ -41,23 +41,9 @@ func runModule(t *testing.T, dir string) (*token.FileSet, []analysis.Diagnostic)
 			sums = append(sums, s)
 		}
 	}
-	m := txflow.Join(fset, sums) // as the dsqllint command does
-	kept := diags[:0]
-	for _, d := range diags {
-		if !m.Overrules(d) {
-			kept = append(kept, d)
-		}
-	}
-	diags = kept
-	at := map[[2]any]bool{}
-	for _, d := range kept {
-		at[[2]any{d.Pos, d.Category}] = true
-	}
-	for _, f := range m.Findings() {
-		if !at[[2]any{f.Pos, f.Category}] {
-			diags = append(diags, f.Diagnostic)
-		}
-	}
+	diags = txflow.Merge(txflow.Join(fset, sums), diags, // as the dsqllint command does
+		func(d analysis.Diagnostic) analysis.Diagnostic { return d },
+		func(f txflow.Finding) analysis.Diagnostic { return f.Diagnostic })
 	return fset, diags
 }
 

@@ -12,9 +12,10 @@
 // of every package loaded in one run (the packages of a module, or of all
 // the modules of a go.work) and follows each transaction from its Begin to
 // the statements run in it, through calls, interfaces, closures and
-// helpers that return a transaction. It reports what it finds
-// (Module.Findings) and which package findings it shows wrong
-// (Module.Overrules).
+// helpers that return a transaction. Merge applies it to the packages'
+// diagnostics: it drops the package findings the module shows wrong and
+// adds what only the module shows (Module.Findings), once per position
+// and rule.
 //
 // It knows Go positions and rule messages, never Go syntax or SQL: the
 // analyzer builds the summaries, the dsqllint command and the tests call

@@ -49,7 +49,7 @@ type Module struct {
 	returns  map[result]Return
 	retried  map[string]bool
 	helpers  map[string]bool
-	// retriedBegins, retriedSingles and fenced are what Overrules drops.
+	// retriedBegins, retriedSingles and fenced are what overrules drops.
 	retriedBegins  map[token.Pos]bool
 	retriedSingles map[token.Pos]bool
 	fenced         [][2]token.Pos
@@ -136,8 +136,34 @@ func Join(fset *token.FileSet, sums []*Summary) *Module {
 // Findings are the module stage's own diagnostics.
 func (m *Module) Findings() []Finding { return m.findings }
 
-// Overrules reports a package diagnostic the module stage shows wrong.
-func (m *Module) Overrules(d analysis.Diagnostic) bool {
+// Merge applies the module stage to the packages' diagnostics: it drops
+// those the module overrules and adds the module's findings, but not one
+// at a position where a package already reported the same rule (a lock
+// whose Begin the package saw). diag reads a D's diagnostic; wrap makes a
+// D of a module finding.
+func Merge[D any](m *Module, diags []D, diag func(D) analysis.Diagnostic, wrap func(Finding) D) []D {
+	type at struct {
+		pos      token.Pos
+		category string
+	}
+	reported := map[at]bool{}
+	var out []D
+	for _, d := range diags {
+		if dg := diag(d); !m.overrules(dg) {
+			out = append(out, d)
+			reported[at{dg.Pos, dg.Category}] = true
+		}
+	}
+	for _, f := range m.findings {
+		if !reported[at{f.Pos, f.Category}] {
+			out = append(out, wrap(f))
+		}
+	}
+	return out
+}
+
+// overrules reports a package diagnostic the module stage shows wrong.
+func (m *Module) overrules(d analysis.Diagnostic) bool {
 	switch d.Category {
 	case "DSQL005":
 		if len(d.Related) == 0 {

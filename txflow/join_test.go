@@ -43,7 +43,7 @@ func TestJoin(t *testing.T) {
 		t.Fatalf("unretried: %+v", fs)
 	}
 	single := analysis.Diagnostic{Pos: store.Pos(410), Category: "DSQL005"}
-	if m.Overrules(single) {
+	if m.overrules(single) {
 		t.Error("a single lock some caller runs bare was overruled")
 	}
 
@@ -51,7 +51,7 @@ func TestJoin(t *testing.T) {
 	if fs := m.Findings(); len(fs) != 0 {
 		t.Errorf("retried Begin: %+v", fs)
 	}
-	if !m.Overrules(single) {
+	if !m.overrules(single) {
 		t.Error("a single lock every caller retries stays reported")
 	}
 }

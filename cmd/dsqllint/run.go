@@ -222,25 +222,9 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 	// The module stage: what no single package shows, and the package
 	// findings it shows wrong.
 	if res.fset != nil {
-		m := txflow.Join(res.fset, sums)
-		kept := res.diags[:0]
-		for _, d := range res.diags {
-			if !m.Overrules(d.Diagnostic) {
-				kept = append(kept, d)
-			}
-		}
-		res.diags = kept
-		// A lock the package already reported (a project's Begin it saw)
-		// is reported once.
-		at := map[[2]any]bool{}
-		for _, d := range kept {
-			at[[2]any{d.Pos, d.Category}] = true
-		}
-		for _, f := range m.Findings() {
-			if !at[[2]any{f.Pos, f.Category}] {
-				res.diags = append(res.diags, diag{pkg: pkgID[f.Pkg], Diagnostic: f.Diagnostic})
-			}
-		}
+		res.diags = txflow.Merge(txflow.Join(res.fset, sums), res.diags,
+			func(d diag) analysis.Diagnostic { return d.Diagnostic },
+			func(f txflow.Finding) diag { return diag{pkg: pkgID[f.Pkg], Diagnostic: f.Diagnostic} })
 	}
 	if res.fset == nil {
 		res.fset = token.NewFileSet()
