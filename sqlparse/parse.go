@@ -223,6 +223,49 @@ func lenient(text string, toks []Token) (string, bool) {
 	return string(buf), true
 }
 
+// blankFailingHoles parses text again, each time blanking the hole the
+// parser stopped at, while it stops at one: `WHERE acked = false %s ORDER
+// BY` holds an optional clause, where `FROM %s` names a table.
+func blankFailingHoles(text string, toks []Token, err error) (*pg.ParseResult, error) {
+	buf := []byte(text)
+	for range 8 {
+		at, ok := errorOffset(string(buf), err)
+		if !ok {
+			return nil, err
+		}
+		i := slices.IndexFunc(toks, func(t Token) bool {
+			return t.Kind == TokIdent && t.Start <= at && at < t.End && string(buf[t.Start:t.End]) == HoleIdent
+		})
+		if i < 0 {
+			return nil, err
+		}
+		for j := toks[i].Start; j < toks[i].End; j++ {
+			buf[j] = ' '
+		}
+		var res *pg.ParseResult
+		if res, err = parseSQL(dsqlSyntax(string(buf), toks)); err == nil {
+			return res, nil
+		}
+	}
+	return nil, err
+}
+
+// errorOffset returns the byte offset in text of the parser's error
+// position.
+func errorOffset(text string, err error) (int, bool) {
+	pos := parseErrorPos(err) // 1-based, in characters
+	if pos <= 0 {
+		return 0, false
+	}
+	chars := 0
+	for off := range text {
+		if chars++; chars == pos {
+			return off, true
+		}
+	}
+	return 0, false
+}
+
 // filterNames returns the identifiers after the first WHERE of toks.
 func filterNames(text string, toks []Token) []string {
 	var names []string
@@ -245,6 +288,11 @@ func filterNames(text string, toks []Token) []string {
 // parseTree models a statement from pg_query's parse tree.
 func parseTree(st *Statement, text string, toks []Token, first int) *Statement {
 	res, err := parseSQL(dsqlSyntax(text, toks))
+	if err != nil {
+		// A piece known only at run time where the parser stops stands
+		// for nothing (an optional clause): blank it, and the next.
+		res, err = blankFailingHoles(text, toks, err)
+	}
 	if err != nil {
 		// Run-time pieces and MySQL forms that break the parse: try
 		// again without them, so the statement is still judged.

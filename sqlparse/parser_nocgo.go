@@ -3,10 +3,12 @@
 package sqlparse
 
 import (
+	"errors"
 	"sync"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	wasm "github.com/wasilibs/go-pgquery"
+	"github.com/wasilibs/go-pgquery/parser"
 )
 
 // wasmParser serialises the WebAssembly parser: go-pgquery compiles
@@ -21,6 +23,15 @@ func parseSQL(text string) (*pg.ParseResult, error) {
 	wasmParser.Lock()
 	defer wasmParser.Unlock()
 	return wasm.Parse(text)
+}
+
+// parseErrorPos is where the parser stopped (1-based, in characters), or 0.
+func parseErrorPos(err error) int {
+	var pe *parser.Error
+	if errors.As(err, &pe) {
+		return pe.Cursorpos
+	}
+	return 0
 }
 
 // ParserBuild names the parser this binary carries: "cgo" (libpg_query
