@@ -198,6 +198,10 @@ type checker struct {
 	// defs maps local variables defined once to their initial value, to
 	// follow q := "..."; tx.Exec(q).
 	defs map[types.Object]ast.Expr
+	// results maps variables defined once as the first of several results
+	// of a call (q, err := adapter.NextOffsetQuery(...)) to that call,
+	// for data flow of strings.
+	results map[types.Object]ast.Expr
 	// appends are the strings known at analysis time added to such a
 	// variable afterwards (`if forUpdate { q += " FOR UPDATE" }`, `q += " "
 	// + lock` with lock a dialect's clause): its text is read with all of
@@ -215,9 +219,6 @@ type checker struct {
 	// sinkQueries are the calls of the package's own query functions
 	// (sinks.go).
 	sinkQueries []*queryCall
-	// singles are the statements that lock outside any transaction and
-	// retry the package sees (singleLocks).
-	singles []txflow.SingleLock
 	// nonSQL are the constants and variables run through a non-SQL client
 	// (notsql.go).
 	nonSQL map[types.Object]bool
@@ -230,6 +231,11 @@ type checker struct {
 	callAssigns []callAssign
 	funcArgs    []funcArg
 	varCalls    []varCall
+	implicit    []implicitCall
+	// retrySites are the constructs that re-run work on 40001, and
+	// retryLoops the loop bodies among them.
+	retrySites  []txflow.Retry
+	retryLoops  map[ast.Node]bool
 	paramOwners map[types.Object]string // function-typed parameters' paramKeys
 	compared    map[ast.Node]map[types.Object]bool
 	keys        map[*types.Func]string // funcKey, made once
@@ -243,8 +249,10 @@ type checker struct {
 	// directives are the //dsqllint:ignore comments of the Go files.
 	directives []*directive
 	// evalSteps counts the work of one evaluation of a query argument
-	// (eval.go), which maxEvalSteps bounds.
+	// (eval.go), which maxEvalSteps bounds; prov collects where the text
+	// evaluated was written.
 	evalSteps int
+	prov      *provenance
 	// internal collects our own failures (recovered panics).
 	internal []error
 }
@@ -257,10 +265,7 @@ type localCall struct {
 	// loops are the bodies of the loops around it, which may retry on 40001.
 	retryClosure bool
 	loops        []ast.Node
-	// helper is the function of another package the closure around the
-	// call is passed to, "" when none.
-	helper string
-	parent ast.Node // the node holding the call
+	parent       ast.Node // the node holding the call
 }
 
 func (c *checker) note(pos token.Pos, format string, args ...any) {
@@ -317,7 +322,7 @@ func (c *checker) lint(texts []*Text) {
 		scripts[p.text] = p.script
 	}
 	c.flow(scripts)
-	c.summary = c.summarize(scripts)
+	c.summary = c.summarize(scripts, parsed)
 	// A literal clause is also a text of its own when a builder's rendering
 	// holds it (squirrel's Suffix("FOR SHARE")): one finding at its place.
 	type reported struct {

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/txflow"
 )
 
 // collect finds the candidate SQL texts of the package's Go files, in
@@ -28,6 +29,7 @@ func (c *checker) collect() []*Text {
 	c.calls = map[ast.Node][]localCall{}
 	c.uses = map[types.Object][]*Text{}
 	c.defs = map[types.Object]ast.Expr{}
+	c.results = map[types.Object]ast.Expr{}
 	c.appends = map[types.Object][]string{}
 	c.builderSteps = map[types.Object][]ast.Expr{}
 	c.loops = map[ast.Node]bool{}
@@ -67,34 +69,49 @@ func (c *checker) collect() []*Text {
 					if nonSQLClient(fn.Pkg().Path()) {
 						c.markNonSQLArgs(n)
 					}
-					if fd := c.funcs[fn]; fd != nil && scope != nil {
-						var closure bool
-						var loops []ast.Node
-						if db {
-							closure, loops = c.retryContext(stack)
+					// Calls of module functions are recorded in every package:
+					// a package that reaches no database may still call, or
+					// retry, one that does (through an interface).
+					module := c.funcs[fn] != nil || c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)
+					if scope != nil {
+						closure, loops := c.retryContext(stack)
+						if fd := c.funcs[fn]; fd != nil {
+							c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, closure, loops, stack[len(stack)-2]})
 						}
-						c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, closure, loops, c.closureHelperOf(scope, stack), stack[len(stack)-2]})
+						if c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg) {
+							c.outCalls = append(c.outCalls, outCall{scope, n, stack[len(stack)-2], c.key(fn), closure, loops, isInterfaceMethod(fn)})
+						}
+						if module {
+							c.noteFuncArgs(n, c.key(fn), scope, closure, loops)
+						} else {
+							c.noteHandedOver(n, scope, closure || c.settings.retryFuncs.has(fn), loops)
+						}
+					}
+					if c.settings.retryFuncs.has(fn) {
+						c.retrySites = append(c.retrySites, txflow.Retry{Pos: n.Pos()})
 					}
 					if db {
 						c.observeCall(n, fn, key, stack, scope)
 						c.observeWrite(n)
 						if fn.Pkg().Path() == pkgSquirrel {
 							closure, loops := c.retryContext(stack)
-							if t := c.observeSquirrel(n, scope, closure, loops, c.closureHelperOf(scope, stack), stack[len(stack)-2]); t != nil {
+							if t := c.observeSquirrel(n, scope, closure, loops, stack[len(stack)-2]); t != nil {
 								texts = append(texts, t)
 							}
 						}
 						arg = queryArgAt(key, shift, n)
-						if scope != nil && (c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
-							closure, loops := c.retryContext(stack)
-							c.outCalls = append(c.outCalls, outCall{scope, n, stack[len(stack)-2], c.key(fn), closure, loops, c.closureHelperOf(scope, stack), isInterfaceMethod(fn)})
-						}
-						if scope != nil && (c.funcs[fn] != nil || c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
-							c.noteFuncArgs(n, c.key(fn), scope, stack)
+					}
+				} else if scope != nil {
+					closure, loops := c.retryContext(stack)
+					switch f := typeutil.Callee(info, n).(type) {
+					case *types.Var:
+						c.varCalls = append(c.varCalls, varCall{scope, n, f, closure, loops})
+					case nil:
+						if lit, isLit := ast.Unparen(n.Fun).(*ast.FuncLit); isLit {
+							// func() { ... }(), go func() { ... }(): run here.
+							c.implicit = append(c.implicit, implicitCall{scope, litKey(lit), lit.Pos(), closure, loops})
 						}
 					}
-				} else if v, isVar := typeutil.Callee(info, n).(*types.Var); isVar && db && scope != nil {
-					c.varCalls = append(c.varCalls, varCall{scope, n, v})
 				}
 				if arg != nil {
 					t := c.textOf(arg)
@@ -111,11 +128,21 @@ func (c *checker) collect() []*Text {
 					}
 					closure, loops := c.retryContext(stack)
 					c.queries = append(c.queries, &queryCall{call: n, key: key, text: t, scope: scope, parent: stack[len(stack)-2],
-						retryClosure: closure, loops: loops, helper: c.closureHelperOf(scope, stack), arg: arg})
+						retryClosure: closure, loops: loops, arg: arg})
 				}
 			case *ast.CompositeLit:
 				if db {
 					c.observeLiteral(n)
+				}
+			case *ast.FuncLit:
+				if scope != nil {
+					switch stack[len(stack)-2].(type) {
+					case *ast.AssignStmt, *ast.ValueSpec:
+						// f := func() { ... }: called where it is made,
+						// as far as anyone can tell.
+						closure, loops := c.retryContext(stack[:len(stack)-1])
+						c.implicit = append(c.implicit, implicitCall{scope, litKey(n), n.Pos(), closure, loops})
+					}
 				}
 			case *ast.AssignStmt:
 				if db {

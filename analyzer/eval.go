@@ -41,6 +41,7 @@ type frame struct {
 // ok is false when no piece of it is known.
 func (c *checker) evalString(e ast.Expr, f *frame, depth int) (string, bool) {
 	if v := c.constString(e); v != nil {
+		c.noteOrigin(e)
 		return *v, true
 	}
 	if c.evalSteps++; depth > evalDepth || c.evalSteps > maxEvalSteps {
@@ -68,7 +69,11 @@ func (c *checker) evalString(e ast.Expr, f *frame, depth int) (string, bool) {
 			}
 		}
 		if def, ok := c.defs[obj]; ok {
-			return c.evalString(def, f, depth+1)
+			s, ok := c.evalString(def, f, depth+1)
+			return s + strings.Join(c.appends[obj], ""), ok // with what was added since, the fullest variant
+		}
+		if call, ok := c.results[obj]; ok {
+			return c.evalString(call, f, depth+1)
 		}
 	case *ast.SelectorExpr:
 		if sel, ok := c.pass.TypesInfo.Selections[x]; ok && sel.Kind() == types.FieldVal {
@@ -90,6 +95,33 @@ func (c *checker) evalString(e ast.Expr, f *frame, depth int) (string, bool) {
 	return "", false
 }
 
+// provenance is where a text assembled by data flow was written.
+type provenance struct {
+	ranges [][2]token.Pos
+	consts []types.Object
+}
+
+// noteOrigin records, while a text is being assembled (c.prov set), the
+// string literals and named constants of the expression e it reads.
+func (c *checker) noteOrigin(e ast.Expr) {
+	if c.prov == nil {
+		return
+	}
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BasicLit:
+			if n.Kind == token.STRING {
+				c.prov.ranges = append(c.prov.ranges, [2]token.Pos{n.Pos(), n.End()})
+			}
+		case *ast.Ident:
+			if k, ok := c.pass.TypesInfo.Uses[n].(*types.Const); ok {
+				c.prov.consts = append(c.prov.consts, k)
+			}
+		}
+		return true
+	})
+}
+
 // evalField returns the string field name of the struct value x holds.
 func (c *checker) evalField(x ast.Expr, name string, f *frame, depth int) (string, bool) {
 	if c.evalSteps++; depth > evalDepth || c.evalSteps > maxEvalSteps {
@@ -101,11 +133,13 @@ func (c *checker) evalField(x ast.Expr, name string, f *frame, depth int) (strin
 			return c.evalField(x.X, name, f, depth+1)
 		}
 	case *ast.CompositeLit:
-		for _, el := range x.Elts {
+		for i, el := range x.Elts {
 			if kv, ok := el.(*ast.KeyValueExpr); ok {
 				if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
 					return c.evalString(kv.Value, f, depth+1)
 				}
+			} else if st, ok := c.pass.TypesInfo.TypeOf(x).Underlying().(*types.Struct); ok && i < st.NumFields() && st.Field(i).Name() == name {
+				return c.evalString(el, f, depth+1) // Query{q, args}
 			}
 		}
 	case *ast.Ident:
@@ -117,6 +151,9 @@ func (c *checker) evalField(x ast.Expr, name string, f *frame, depth int) (strin
 		}
 		if def, ok := c.defs[obj]; ok {
 			return c.evalField(def, name, f, depth+1)
+		}
+		if call, ok := c.results[obj]; ok {
+			return c.evalField(call, name, f, depth+1)
 		}
 	case *ast.CallExpr:
 		var best string
@@ -153,6 +190,11 @@ func (c *checker) evalSprintf(call *ast.CallExpr, f *frame, depth int) (string, 
 			b.WriteString(format[i:])
 			break
 		}
+		// A verb right after `$` numbers a placeholder ($%d): a number.
+		hole := sqlparse.HoleIdent
+		if strings.HasSuffix(b.String(), "$") {
+			hole = "1"
+		}
 		switch verb := format[j]; {
 		case verb == '%':
 			b.WriteByte('%')
@@ -160,11 +202,11 @@ func (c *checker) evalSprintf(call *ast.CallExpr, f *frame, depth int) (string, 
 			if s, ok := c.evalString(call.Args[arg], f, depth+1); ok && (verb == 's' || verb == 'v') {
 				b.WriteString(s)
 			} else {
-				b.WriteString(sqlparse.HoleIdent)
+				b.WriteString(hole)
 			}
 			arg++
 		default:
-			b.WriteString(sqlparse.HoleIdent)
+			b.WriteString(hole)
 		}
 		i = j
 	}

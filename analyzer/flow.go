@@ -12,6 +12,7 @@ import (
 
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/txflow"
 )
 
 // The Go-flow rules read what the code does with SQL: DSQL004 (a CAS
@@ -25,11 +26,10 @@ type queryCall struct {
 	text   *Text // nil when the SQL is not known
 	scope  ast.Node
 	parent ast.Node // the node holding the call
-	// retryClosure, loops and helper are the call's retry context, as
+	// retryClosure and loops are the call's retry context, as
 	// localCall's.
 	retryClosure bool
 	loops        []ast.Node
-	helper       string
 	// arg is the argument that holds the text; via is, for a call of one
 	// of the package's own query functions (sinks.go), the query call
 	// inside it that runs the text.
@@ -62,10 +62,6 @@ type beginCall struct {
 	tx    types.Object // the variable it is assigned to
 	scope ast.Node
 	pgx   bool
-	// helper is the function of another package of the module that the
-	// closure holding the Begin is passed to ("" when none): a retry
-	// helper there retries the transaction (module stage).
-	helper string
 	// retried marks a Begin inside a loop or closure that re-runs it on
 	// 40001: DSQL005 has nothing to say, the module stage still follows
 	// what runs in it.
@@ -125,8 +121,15 @@ func defaultRetryFuncs() funcList {
 	}}
 }
 
-// retryWords match what a hand-written 40001 retry loop mentions.
-var retryWords = regexp.MustCompile(`(?i)serializ|retryable|isretry|isocc|occerror|40001`)
+// conflictWords name a serialization failure (SQLSTATE 40001) where a
+// hand-written retry loop checks for one; retryWords name a retry
+// predicate, which counts when its body (if the package has it) checks
+// for one: `isNonRetryable(err)` that only rules out a cancelled context
+// re-runs nothing on a conflict.
+var (
+	conflictWords = regexp.MustCompile(`(?i)serializ|isocc|occerror|40001`)
+	retryWords    = regexp.MustCompile(`(?i)retryable|isretry`)
+)
 
 // retried reports whether the node on top of stack runs inside a retry: a
 // closure passed to a retry helper, or a loop whose body checks for
@@ -158,34 +161,6 @@ func (c *checker) retryContext(stack []ast.Node) (closure bool, loops []ast.Node
 		}
 	}
 	return false, loops
-}
-
-// closureHelper returns the function of another package of the module
-// that the closure around the node on top of stack is passed to, or "".
-func (c *checker) closureHelper(stack []ast.Node) string {
-	for i := len(stack) - 1; i > 0; i-- {
-		switch stack[i].(type) {
-		case *ast.FuncLit:
-			if call, ok := stack[i-1].(*ast.CallExpr); ok {
-				if fn, _, ok := calleeOf(c.pass.TypesInfo, call); ok && c.inModule(fn) {
-					return c.key(fn)
-				}
-			}
-			return ""
-		case *ast.FuncDecl:
-			return ""
-		}
-	}
-	return ""
-}
-
-// closureHelperOf is closureHelper for a call whose scope is known: only
-// a call in a closure can be in one.
-func (c *checker) closureHelperOf(scope ast.Node, stack []ast.Node) string {
-	if _, ok := scope.(*ast.FuncLit); !ok {
-		return ""
-	}
-	return c.closureHelper(stack)
 }
 
 // retryHelper reports whether fn, a function of the package, is a retry
@@ -245,9 +220,18 @@ func (c *checker) callsParam(body ast.Node, params map[types.Object]bool) bool {
 	return found
 }
 
+// anyMentionsRetry reports whether one of the loop bodies checks for
+// SQLSTATE 40001; such a loop is one of the package's retry constructs.
 func (c *checker) anyMentionsRetry(loops []ast.Node) bool {
 	for _, body := range loops {
 		if c.mentionsRetry(body) {
+			if !c.retryLoops[body] {
+				if c.retryLoops == nil {
+					c.retryLoops = map[ast.Node]bool{}
+				}
+				c.retryLoops[body] = true
+				c.retrySites = append(c.retrySites, txflow.Retry{Pos: body.Pos()})
+			}
 			return true
 		}
 	}
@@ -259,17 +243,45 @@ func (c *checker) mentionsRetry(body ast.Node) bool {
 	if found, ok := c.loops[body]; ok {
 		return found // every call in a loop asks about the same body
 	}
+	c.loops[body] = false // a recursive predicate is judged by the rest
+	found := c.checksConflict(body, 2)
+	c.loops[body] = found
+	return found
+}
+
+// checksConflict reports whether code checks for a serialization failure:
+// it spells SQLSTATE 40001, names a serialization failure, or calls a
+// retry predicate — one of the package's own when its body does so
+// (depth more calls down), any other by its name.
+func (c *checker) checksConflict(n ast.Node, depth int) bool {
 	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.BasicLit:
-			found = found || strings.Contains(n.Value, "40001")
+			found = found || n.Kind == token.STRING && (strings.Contains(n.Value, "40001") || conflictWords.MatchString(n.Value))
 		case *ast.Ident:
-			found = found || retryWords.MatchString(n.Name)
+			switch {
+			case conflictWords.MatchString(n.Name):
+				found = true
+			case retryWords.MatchString(n.Name):
+				// A predicate or an error value of the package is judged
+				// by what it checks or holds; another package's by name.
+				switch obj := c.pass.TypesInfo.Uses[n].(type) {
+				case *types.Func:
+					if fd := c.funcs[obj]; fd != nil {
+						found = depth > 0 && c.checksConflict(fd.Body, depth-1)
+					} else {
+						found = true
+					}
+				case *types.Var:
+					if def, ok := c.defs[obj]; ok && obj.Pkg() == c.pass.Pkg {
+						found = depth > 0 && c.checksConflict(def, depth-1)
+					}
+				}
+			}
 		}
 		return !found
 	})
-	c.loops[body] = found
 	return found
 }
 
@@ -282,13 +294,13 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, st
 			return
 		}
 		if tx := assignedVar(c.pass.TypesInfo, stack); tx != nil {
-			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.pkg, pkgPGX), helper: c.closureHelper(stack), retried: c.retried(stack)})
+			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.pkg, pkgPGX), retried: c.retried(stack)})
 		}
 		return
 	}
 	if pgx, ok := projectBegin(fn); ok {
 		if tx := assignedVar(c.pass.TypesInfo, stack); tx != nil {
-			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: pgx, helper: c.closureHelper(stack), retried: c.retried(stack)})
+			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: pgx, retried: c.retried(stack)})
 		}
 		return
 	}
@@ -298,7 +310,7 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, st
 		// is the transaction, begun here.
 		if lit, ok := ast.Unparen(call.Args[len(call.Args)-1]).(*ast.FuncLit); ok && len(lit.Type.Params.List) > 0 && len(lit.Type.Params.List[0].Names) > 0 {
 			if tx := c.pass.TypesInfo.Defs[lit.Type.Params.List[0].Names[0]]; tx != nil {
-				c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: true, helper: c.closureHelper(stack), retried: c.retried(stack)})
+				c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: true, retried: c.retried(stack)})
 			}
 		}
 		return
@@ -405,6 +417,17 @@ func (c *checker) observeAssign(a *ast.AssignStmt) {
 			}
 		}
 	}
+	if a.Tok == token.DEFINE && len(a.Lhs) > 1 && len(a.Rhs) == 1 {
+		// q, err := adapter.NextOffsetQuery(...): q is the call's first
+		// result, which is what data flow reads of a call.
+		if _, isCall := ast.Unparen(a.Rhs[0]).(*ast.CallExpr); isCall {
+			if id, ok := a.Lhs[0].(*ast.Ident); ok {
+				if obj := c.pass.TypesInfo.Defs[id]; obj != nil {
+					c.results[obj] = a.Rhs[0]
+				}
+			}
+		}
+	}
 	for i, lhs := range a.Lhs {
 		id, ok := lhs.(*ast.Ident)
 		if !ok {
@@ -429,13 +452,21 @@ func (c *checker) observeAssign(a *ast.AssignStmt) {
 			}
 		}
 		if obj := c.pass.TypesInfo.Uses[id]; obj != nil {
-			if _, ok := c.defs[obj]; ok && a.Tok == token.ADD_ASSIGN && len(a.Rhs) == 1 {
-				if v, ok := c.knownString(a.Rhs[0]); ok {
-					c.appends[obj] = append(c.appends[obj], v)
-					continue
+			if _, ok := c.defs[obj]; ok && a.Tok == token.ADD_ASSIGN && len(a.Rhs) == 1 && c.isStringExpr(a.Rhs[0]) {
+				v, ok := c.knownString(a.Rhs[0])
+				if !ok {
+					// A piece known only at run time (a filter, a
+					// placeholder list) stands for a name or for nothing.
+					c.evalSteps = 0
+					if v, ok = c.evalString(a.Rhs[0], nil, 0); !ok {
+						v = " " + sqlparse.HoleIdent + " "
+					}
 				}
+				c.appends[obj] = append(c.appends[obj], v)
+				continue
 			}
 			delete(c.defs, obj)
+			delete(c.results, obj)
 			delete(c.appends, obj)
 		}
 	}
@@ -496,9 +527,21 @@ func (c *checker) observeWrite(call *ast.CallExpr) {
 // indirectText returns the SQL of a query argument that is a fmt.Sprintf
 // call with a constant format, or a local variable defined once: a Ref text
 // for the flow rules (the SQL itself is reported where it is written).
-func (c *checker) indirectText(arg ast.Expr) *Text {
+func (c *checker) indirectText(arg ast.Expr) (sql *Text) {
+	outer := c.prov
+	c.prov = &provenance{}
+	defer func() {
+		p := c.prov
+		c.prov = outer
+		if outer != nil {
+			outer.ranges = append(outer.ranges, p.ranges...)
+			outer.consts = append(outer.consts, p.consts...)
+		}
+		if sql != nil {
+			sql.origins, sql.consts = append(sql.origins, p.ranges...), append(sql.consts, p.consts...)
+		}
+	}()
 	arg = ast.Unparen(arg)
-	var sql *Text
 	switch a := arg.(type) {
 	case *ast.CallExpr:
 		if name, recv, ok := c.squirrelMethod(a); ok && name == "ToSql" && recv != nil {
@@ -507,6 +550,7 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 			sql = opaqueText(strings.Join(c.appends[b], ""), arg)
 		} else if fn, _, ok := calleeOf(c.pass.TypesInfo, a); ok && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(a.Args) > 0 {
 			if v := c.constString(a.Args[0]); v != nil {
+				c.noteOrigin(a.Args[0])
 				sql = opaqueText(*v, arg)
 			}
 		} else if ok && c.isStringExpr(a) {
@@ -514,6 +558,7 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 			// SwitchTaskQueuesTable(lockTaskQueueQry, v)) runs that query.
 			for _, x := range a.Args {
 				if v := c.constString(x); v != nil && sqlparse.LooksLikeSQL(*v) {
+					c.noteOrigin(x)
 					sql = opaqueText(*v, arg)
 					break
 				}
@@ -525,8 +570,10 @@ func (c *checker) indirectText(arg ast.Expr) *Text {
 			s := ""
 			if t := c.textOf(def); t != nil {
 				s = t.SQL
+				c.noteOrigin(def)
 			} else if v := c.constString(def); v != nil {
 				s = *v
+				c.noteOrigin(def)
 			}
 			if s != "" {
 				// With the constants added to it since, the fullest variant.
@@ -662,7 +709,7 @@ func (c *checker) source(pos token.Pos) []byte {
 	return data
 }
 
-// flow runs DSQL004 and DSQL005 once every text is parsed.
+// flow runs DSQL004 once every text is parsed.
 func (c *checker) flow(scripts map[*Text]*sqlparse.Script) {
 	cfg := c.settings.cfg
 	for _, q := range c.queries {
@@ -677,6 +724,4 @@ func (c *checker) flow(scripts map[*Text]*sqlparse.Script) {
 			}
 		}
 	}
-	c.locksWithoutRetry(scripts)
-	c.singleLocks(scripts)
 }

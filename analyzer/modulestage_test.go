@@ -85,8 +85,8 @@ func TestModuleStage(t *testing.T) {
 	fset, diags := runModule(t, "testdata/txmod")
 	checkModuleWants(t, "testdata/txmod", fset, diags)
 	for _, d := range diags {
-		single := strings.Contains(d.Message, "outside any transaction")
-		if d.Category == "DSQL005" && !single && (len(d.Related) == 0 || d.Related[0].Message != txflow.BeginRelated) {
+		begun := strings.Contains(d.Message, "runs in the transaction begun at")
+		if d.Category == "DSQL005" && begun && (len(d.Related) == 0 || d.Related[0].Message != txflow.BeginRelated) {
 			t.Errorf("%s: related locations %v, want the Begin first", fset.Position(d.Pos), d.Related)
 		}
 	}

@@ -3,66 +3,22 @@ package analyzer
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
-	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
-
-	"golang.org/x/tools/go/analysis"
 
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 	"github.com/dsqllint/dsqllint/txflow"
 )
 
-// locksWithoutRetry reports DSQL005: a FOR UPDATE, or a CAS write after a
-// read, on a transaction begun here outside any 40001 retry. The
-// transaction is followed into package functions it is passed to.
-func (c *checker) locksWithoutRetry(scripts map[*Text]*sqlparse.Script) {
-	for _, b := range c.begins {
-		if b.retried || c.callersRetry(b.scope) {
-			continue
-		}
-		aliases := c.txAliases(b.tx)
-		readFirst := map[ast.Node]bool{} // scopes that already read on the tx
-		for _, q := range c.allQueries() {
-			recv := identObj(c.pass.TypesInfo, c.runsOn(q.base()))
-			if recv == nil || !aliases[recv] {
-				continue
-			}
-			s := scripts[q.text]
-			if s == nil {
-				continue
-			}
-			what := ""
-			for _, st := range s.Stmts {
-				for _, l := range st.Locks {
-					if l.Strength == sqlparse.ForUpdate {
-						what = "SELECT ... FOR UPDATE"
-					}
-				}
-				if what == "" && readFirst[q.scope] && rules.IsCASWrite(c.settings.cfg, st) {
-					what = "this read-modify-write"
-				}
-				if st.Kind == sqlparse.KindSelect {
-					readFirst[q.scope] = true
-				}
-			}
-			if what == "" {
-				continue
-			}
-			p := c.pass.Fset.Position(b.call.Pos())
-			begin := fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
-			shape := "occ.RunTxWithRetry(ctx, db, func(tx *sql.Tx) (T, error) { ... })"
-			if b.pgx {
-				shape = "occpgx.RunTxWithRetry(ctx, pool, func(tx pgx.Tx) (T, error) { ... })"
-			}
-			c.reportGo("DSQL005", q.call.Pos(), q.call.End(), rules.LockWithoutRetryMessage(what, begin, shape), nil,
-				analysis.RelatedInformation{Pos: b.call.Pos(), Message: txflow.BeginRelated})
-			break // once per transaction: the first statement that needs the retry
-		}
-	}
-}
+// DSQL005's package part: the lock sites — every statement text that
+// locks FOR UPDATE, at its lock clause, whatever runs it — and the ways
+// the package runs them (txflow.LockRun): on which handle, in which
+// function, inside which retry. txflow judges them, for the package alone
+// (reported here) and for the module (the dsqllint command).
 
 // poolTypes are the handles on which a statement runs outside any
 // transaction: DSQL runs it as a transaction of its own.
@@ -90,46 +46,392 @@ func (c *checker) onPool(x ast.Expr) (ok, pgx bool) {
 	return poolTypes[[2]string{path, n.Obj().Name()}], strings.HasPrefix(path, pkgPGX)
 }
 
-// singleLocks reports DSQL005 for a statement holding FOR UPDATE (itself
-// or in a CTE) run on a pool outside any transaction and any 40001 retry:
-// DSQL runs it as its own transaction, which fails at commit like any
-// other. The module stage overrules it when every caller retries.
-func (c *checker) singleLocks(scripts map[*Text]*sqlparse.Script) {
+// lockIndex finds the package's lock sites by where their text is
+// written.
+type lockIndex struct {
+	pos     []token.Pos // sorted site positions
+	byConst map[types.Object][]token.Pos
+	sites   map[token.Pos]int // index in the summary's Locks
+}
+
+// sitesIn returns the sites whose lock clause lies in [from, to).
+func (x *lockIndex) sitesIn(from, to token.Pos) []token.Pos {
+	i := sort.Search(len(x.pos), func(i int) bool { return x.pos[i] >= from })
+	var out []token.Pos
+	for ; i < len(x.pos) && x.pos[i] < to; i++ {
+		out = append(out, x.pos[i])
+	}
+	return out
+}
+
+// summarizeLocks records the package's lock sites and runs, and reports
+// DSQL005 for what the package alone shows.
+func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.Script, parsed []*parsedText, begins map[types.Object]int, bound map[any]int) {
+	idx := &lockIndex{byConst: map[types.Object][]token.Pos{}, sites: map[token.Pos]int{}}
+	addSite := func(l txflow.LockSite) {
+		if _, dup := idx.sites[l.Pos]; !dup {
+			idx.sites[l.Pos] = len(s.Locks)
+			s.Locks = append(s.Locks, l)
+		}
+	}
+	// The texts where SQL is written: each FOR UPDATE a site.
+	scopeOf := map[token.Pos]ast.Node{} // a site's function, for uses of its text
+	for _, p := range parsed {
+		t := p.text
+		if t.Ref || t.Generated {
+			continue
+		}
+		for _, st := range p.script.Stmts {
+			l := forUpdate(st)
+			if l == nil {
+				continue
+			}
+			site := txflow.LockSite{Pos: t.Pos(l.Span.Start, false), End: t.Pos(l.Span.End, true), What: "SELECT ... FOR UPDATE",
+				Test: t.Node != nil && c.inTest(t.Node.Pos())}
+			site.Quiet = c.silenced(p, st, site.Pos)
+			if t.Const != nil {
+				site.Const = constKey(t.Const)
+				idx.byConst[t.Const] = append(idx.byConst[t.Const], site.Pos)
+			}
+			addSite(site)
+			scopeOf[site.Pos] = t.Scope
+		}
+	}
+	for p := range idx.sites {
+		idx.pos = append(idx.pos, p)
+	}
+	slices.Sort(idx.pos)
+	sqlcLocks := c.sqlcLocks(scripts)
+	ran := map[token.Pos]bool{}
+	seenRun := map[string]bool{} // a call whose text is read twice (as written, by data flow) runs once
 	for _, q := range c.allQueries() {
-		s := scripts[q.text]
-		if s == nil || !slices.ContainsFunc(s.Stmts, locksForUpdate) {
+		sc := scripts[q.text]
+		if sc == nil {
 			continue
 		}
-		pool, pgx := c.onPool(c.runsOn(q.base()))
-		if !pool || c.queryRetried(q) {
+		st := slices.IndexFunc(sc.Stmts, func(st *sqlparse.Statement) bool { return forUpdate(st) != nil })
+		if st < 0 {
 			continue
 		}
-		key, _, _ := c.scopeFunc(q.scope)
-		c.singles = append(c.singles, txflow.SingleLock{Func: key, Helper: q.helper, Pos: q.call.Pos()})
-		c.reportGo("DSQL005", q.call.Pos(), q.call.End(), rules.SingleLockWithoutRetryMessage(execMethods[q.key], pgx), nil)
+		r := c.lockRun(q, begins, bound)
+		switch {
+		case q.text.Generated || c.generated[c.fileOf(q.call.Pos())] && sqlcName(sc.Text) != "":
+			// sqlc's Go runs the query file's statement.
+			sp, ok := sqlcLocks[sqlcName(sc.Text)]
+			if !ok {
+				continue
+			}
+			r.Sites = []token.Pos{sp[0]}
+		default:
+			r.Sites, r.Consts = c.textSites(q.text, idx)
+		}
+		if len(r.Sites) == 0 && len(r.Consts) == 0 {
+			// Assembled where it runs (a clause appended at run time, a
+			// dialect's lock): the site is the text at the call.
+			t, l := q.text, forUpdate(sc.Stmts[st])
+			site := txflow.LockSite{Pos: t.Pos(l.Span.Start, false), End: t.Pos(l.Span.End, true), What: "SELECT ... FOR UPDATE",
+				Test: c.inTest(q.call.Pos())}
+			site.Quiet = c.suppressedAt("DSQL005", site.Pos, t.Node)
+			addSite(site)
+			r.Sites = []token.Pos{site.Pos}
+		}
+		for _, p := range r.Sites {
+			ran[p] = true
+			if i, ok := idx.sites[p]; ok && execMethods[q.base().key] {
+				s.Locks[i].Exec = true
+			}
+		}
+		if k := runKey(r); !seenRun[k] {
+			seenRun[k] = true
+			s.Runs = append(s.Runs, r)
+		}
+	}
+	c.readModifyWrites(s, scripts, begins, bound, addSite)
+	// A site no query call of the package runs is judged where its text
+	// is used: it runs in that function's extent, on a handle unknown.
+	for _, l := range s.Locks {
+		if ran[l.Pos] || l.Const != "" {
+			continue
+		}
+		if key, _, _ := c.scopeFunc(scopeOf[l.Pos]); key != "" {
+			s.Runs = append(s.Runs, txflow.LockRun{Sites: []token.Pos{l.Pos}, Func: key, Param: txflow.NoHandle, Begin: -1, Unfollowed: true, Pos: l.Pos})
+		}
+	}
+	c.constUses(s, idx)
+	if s.Enabled {
+		for _, f := range txflow.PackageLocks(c.pass.Fset, s) {
+			c.pass.Report(f.Diagnostic)
+		}
 	}
 }
 
-// callersRetry reports whether every way into scope retries: for a
-// package function, each call of it sits in a retry (and there is one).
-func (c *checker) callersRetry(scope ast.Node) bool {
-	fd, ok := scope.(*ast.FuncDecl)
-	if !ok {
-		return false
+// runKey identifies a run by its call and what it runs.
+func runKey(r txflow.LockRun) string {
+	return fmt.Sprint(r.Pos, r.Sites, r.Consts, r.Via)
+}
+
+// forUpdate returns the statement's first FOR UPDATE clause, or nil; a
+// bare clause that code appends to a query is no statement of its own.
+func forUpdate(st *sqlparse.Statement) *sqlparse.Lock {
+	if st.Fragment {
+		return nil
 	}
-	n := 0
-	for _, calls := range c.calls {
-		for _, lc := range calls {
-			if lc.fn != fd {
-				continue
-			}
-			if !lc.retryClosure && !c.anyMentionsRetry(lc.loops) {
-				return false
-			}
-			n++
+	for _, l := range st.Locks {
+		if l.Strength == sqlparse.ForUpdate {
+			return l
 		}
 	}
-	return n > 0
+	return nil
+}
+
+// silenced reports a directive that silences DSQL005 at a statement: an
+// SQL one before it, or a Go one at its line or the line above.
+func (c *checker) silenced(p *parsedText, st *sqlparse.Statement, pos token.Pos) bool {
+	for _, d := range p.dirs {
+		if d.names("DSQL005") && d.stmt < len(p.script.Stmts) && p.script.Stmts[d.stmt] == st {
+			d.used = true
+			return true
+		}
+	}
+	var anchor ast.Node
+	if p.text.Node != nil {
+		anchor = p.text.Node
+	}
+	return c.suppressedAt("DSQL005", pos, anchor)
+}
+
+// constKey names a package-level constant (or variable) across packages;
+// "" for a local one.
+func constKey(obj types.Object) string {
+	if obj == nil || obj.Pkg() == nil || obj.Parent() != obj.Pkg().Scope() {
+		return ""
+	}
+	return obj.Pkg().Path() + "." + obj.Name()
+}
+
+// textSites returns the lock sites a text run at a query call comes
+// from: those written inside it or inside the expressions it was
+// assembled from, and the constants it names.
+func (c *checker) textSites(t *Text, idx *lockIndex) (sites []token.Pos, consts []string) {
+	seen := map[token.Pos]bool{}
+	add := func(from, to token.Pos) {
+		for _, p := range idx.sitesIn(from, to) {
+			if !seen[p] {
+				seen[p] = true
+				sites = append(sites, p)
+			}
+		}
+	}
+	for _, p := range t.pieces {
+		if !p.opaque {
+			add(p.pos, p.endPos)
+		}
+	}
+	for _, r := range t.origins {
+		add(r[0], r[1])
+	}
+	objs := t.consts
+	if t.Const != nil {
+		objs = append([]types.Object{t.Const}, objs...)
+	}
+	for _, obj := range objs {
+		if ps, ok := idx.byConst[obj]; ok {
+			for _, p := range ps {
+				if !seen[p] {
+					seen[p] = true
+					sites = append(sites, p)
+				}
+			}
+		} else if k := constKey(obj); k != "" && obj.Pkg() != c.pass.Pkg && !slices.Contains(consts, k) {
+			consts = append(consts, k)
+		}
+	}
+	return sites, consts
+}
+
+// lockRun describes how the query call q runs its text: the function and
+// handle of the driver call, the retry around it, and the calls of the
+// package's own query functions it goes through.
+func (c *checker) lockRun(q *queryCall, begins map[types.Object]int, bound map[any]int) txflow.LockRun {
+	base := q.base()
+	key, ft, recv := c.scopeFunc(base.scope)
+	r := txflow.LockRun{Func: key, Param: txflow.NoHandle, Begin: -1, Pos: base.call.Pos(),
+		Retried: base.retryClosure || c.anyMentionsRetry(base.loops) || occExec(base.key)}
+	info := c.pass.TypesInfo
+	if x := c.handleExpr(base); x != nil {
+		if b, ok := bound[boundKey(info, x)]; ok {
+			r.Begin = b
+		} else if b, ok := begins[identObj(info, x)]; ok {
+			r.Begin = b
+		} else if pool, pgx := c.onPool(x); pool {
+			r.Pool, r.PGX = true, pgx
+		} else if pool, pgx := c.madeFromPool(x); pool {
+			r.Pool, r.PGX = true, pgx
+		} else {
+			r.Param = handleOf(info, ft, recv, x)
+		}
+	}
+	// Through query functions: pin each call on the way out.
+	chain := []*queryCall{}
+	for x := q; x != nil && x != base; x = x.via {
+		chain = append(chain, x)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		from, _, _ := c.scopeFunc(chain[i].scope)
+		r.Via = append(r.Via, txflow.Pin{Func: from, Pos: chain[i].call.Pos(), Retried: chain[i].retryClosure || c.anyMentionsRetry(chain[i].loops)})
+	}
+	return r
+}
+
+// handleExpr is what a query call runs on: its receiver, the RunWith
+// handle of a builder, or the handle argument of a package function
+// (sqlx.Get(db, ...), occ.ExecWithRetry(ctx, db, ...)).
+func (c *checker) handleExpr(q *queryCall) ast.Expr {
+	if x := c.runsOn(q); x != nil {
+		return x
+	}
+	switch {
+	case q.key.pkg == pkgSQLX && !q.key.method && len(q.call.Args) > 0:
+		i := 0
+		if strings.HasSuffix(q.key.name, "Context") {
+			i = 1
+		}
+		if i < len(q.call.Args) {
+			return q.call.Args[i]
+		}
+	case occExec(q.key) && len(q.call.Args) > 1:
+		return q.call.Args[1]
+	}
+	return nil
+}
+
+// occExec reports a call of occ's or occpgx's ExecWithRetry: a retry.
+func occExec(k callee) bool {
+	return (k.pkg == pkgOCC || k.pkg == pkgOCCPGX) && strings.HasPrefix(k.name, "ExecWithRetry")
+}
+
+// readModifyWrites records, as sites of their own, the compare-and-swap
+// writes a transaction the package begins runs after reading, when the
+// transaction holds no FOR UPDATE: a lost race fails it at COMMIT too.
+func (c *checker) readModifyWrites(s *txflow.Summary, scripts map[*Text]*sqlparse.Script, begins map[types.Object]int, bound map[any]int, addSite func(txflow.LockSite)) {
+	for _, b := range c.begins {
+		aliases := c.txAliases(b.tx)
+		readFirst := map[ast.Node]bool{} // scopes that already read on the tx
+		var rmw *queryCall
+		locks := false
+		for _, q := range c.allQueries() {
+			recv := identObj(c.pass.TypesInfo, c.runsOn(q.base()))
+			sc := scripts[q.text]
+			if recv == nil || !aliases[recv] || sc == nil {
+				continue
+			}
+			for _, st := range sc.Stmts {
+				locks = locks || forUpdate(st) != nil
+				if rmw == nil && readFirst[q.scope] && rules.IsCASWrite(c.settings.cfg, st) {
+					rmw = q
+				}
+				if st.Kind == sqlparse.KindSelect {
+					readFirst[q.scope] = true
+				}
+			}
+		}
+		if rmw == nil || locks {
+			continue
+		}
+		site := txflow.LockSite{Pos: rmw.call.Pos(), End: rmw.call.End(), What: "this read-modify-write", Exec: execMethods[rmw.key],
+			Test: c.inTest(rmw.call.Pos())}
+		site.Quiet = c.suppressedAt("DSQL005", site.Pos, nil)
+		addSite(site)
+		r := c.lockRun(rmw, begins, bound)
+		r.Sites = []token.Pos{site.Pos}
+		s.Runs = append(s.Runs, r)
+	}
+}
+
+// constUses records, for lock texts declared as package constants, where
+// the package uses them without a query call running them: a raw query
+// of an ORM, a wrapper of any shape. Constants of other module packages
+// count when they lock.
+func (c *checker) constUses(s *txflow.Summary, idx *lockIndex) {
+	ran := map[string]bool{}
+	for _, r := range s.Runs {
+		for _, k := range r.Consts {
+			ran[k] = true
+		}
+		for _, p := range r.Sites {
+			if i, ok := idx.sites[p]; ok && s.Locks[i].Const != "" {
+				ran[s.Locks[i].Const] = true
+			}
+		}
+	}
+	wanted := func(obj types.Object) (string, bool) {
+		cst, ok := obj.(*types.Const)
+		if !ok || !isStringType(cst.Type()) {
+			return "", false
+		}
+		k := constKey(cst)
+		if k == "" || ran[k] {
+			return "", false
+		}
+		if cst.Pkg() == c.pass.Pkg {
+			return k, len(idx.byConst[cst]) > 0
+		}
+		return k, c.inModulePkg(cst.Pkg()) && containsFold(cst.Val().ExactString(), "for update")
+	}
+	var ids []*ast.Ident
+	for id, obj := range c.pass.TypesInfo.Uses {
+		if _, ok := wanted(obj); ok {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i].Pos() < ids[j].Pos() })
+	seen := map[[2]string]bool{}
+	for _, id := range ids {
+		obj := c.pass.TypesInfo.Uses[id]
+		k, _ := wanted(obj)
+		scope := c.funcAt(id.Pos())
+		key, _, _ := c.scopeFunc(scope)
+		if key == "" || seen[[2]string{k, key}] {
+			continue
+		}
+		seen[[2]string{k, key}] = true
+		r := txflow.LockRun{Func: key, Param: txflow.NoHandle, Begin: -1, Unfollowed: true, Pos: id.Pos()}
+		if ps := idx.byConst[obj]; len(ps) > 0 {
+			r.Sites = ps
+		} else {
+			r.Consts = []string{k}
+		}
+		s.Runs = append(s.Runs, r)
+	}
+}
+
+// funcAt returns the innermost function declaration or literal holding
+// pos, or nil.
+func (c *checker) funcAt(pos token.Pos) ast.Node {
+	var found ast.Node
+	for _, f := range c.pass.Files {
+		if pos < f.Pos() || pos >= f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil || pos < n.Pos() || pos >= n.End() {
+				return false
+			}
+			switch n.(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				found = n
+			}
+			return true
+		})
+	}
+	return found
+}
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), sub)
 }
 
 // txAliases returns tx and the parameters of package functions it is

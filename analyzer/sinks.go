@@ -85,7 +85,7 @@ func (c *checker) sinkCalls() []*Text {
 					texts = append(texts, t)
 				}
 				sq := &queryCall{call: lc.call, key: inner.key, text: t, scope: scope, parent: lc.parent,
-					retryClosure: lc.retryClosure, loops: lc.loops, helper: lc.helper, via: inner, arg: arg}
+					retryClosure: lc.retryClosure, loops: lc.loops, via: inner, arg: arg}
 				c.sinkQueries = append(c.sinkQueries, sq)
 				next = append(next, sq)
 			}
@@ -144,15 +144,4 @@ func (c *checker) allQueries() []*queryCall {
 		return c.queries
 	}
 	return append(slices.Clip(c.queries), c.sinkQueries...)
-}
-
-// queryRetried reports whether a retry in the package covers q, or any
-// query function call it goes through.
-func (c *checker) queryRetried(q *queryCall) bool {
-	for ; q != nil; q = q.via {
-		if q.retryClosure || c.anyMentionsRetry(q.loops) || c.callersRetry(q.scope) {
-			return true
-		}
-	}
-	return false
 }

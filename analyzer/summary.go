@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/dsqllint/dsqllint/rules"
@@ -88,45 +89,75 @@ func callRecv(info *types.Info, call *ast.CallExpr) ast.Expr {
 }
 
 // summarize builds the package's Summary from what collect and flow saw.
-func (c *checker) summarize(scripts map[*Text]*sqlparse.Script) *txflow.Summary {
+func (c *checker) summarize(scripts map[*Text]*sqlparse.Script, parsed []*parsedText) *txflow.Summary {
 	cfg := c.settings.cfg
 	s := &txflow.Summary{Pkg: c.pass.Pkg.Path(), Enabled: cfg.Enabled("DSQL005"), CASEnabled: cfg.Enabled("DSQL004"), FenceEnabled: cfg.Enabled("DSQL003")}
 	c.summarizeStmts(s, scripts)
 	begins, scopes := c.summarizeBegins(s)
-	c.summarizePasses(s, begins, scopes)
+	bound := c.summarizePasses(s, begins, scopes)
 	c.summarizeClosures(s)
+	c.summarizeCalls(s)
+	c.summarizeLocks(s, scripts, parsed, begins, bound)
 	c.summarizeCAS(s, scripts)
 	c.summarizeImpls(s)
-	c.summarizeHelpers(s)
-	s.SingleLocks = c.singles
+	c.summarizeRetries(s)
 	return s
 }
 
-// summarizeHelpers records the package's retry helpers and what runs in
-// closures handed to functions of other packages.
-func (c *checker) summarizeHelpers(s *txflow.Summary) {
-	for fn := range c.funcs {
+// summarizeRetries records the package's retry constructs: its retry
+// helpers, the loops that check for 40001 around what the summary
+// records, the calls of configured retry functions.
+func (c *checker) summarizeRetries(s *txflow.Summary) {
+	for fn, fd := range c.funcs {
 		if c.retryHelper(fn) {
-			s.RetryHelpers = append(s.RetryHelpers, c.key(fn))
+			s.Retries = append(s.Retries, txflow.Retry{Pos: fd.Pos(), Helper: c.key(fn)})
 		}
 	}
-	for _, b := range c.begins {
-		if b.helper != "" && !b.retried {
-			s.HelperBegins = append(s.HelperBegins, txflow.HelperSite{Helper: b.helper, Pos: b.call.Pos()})
+	s.Retries = append(s.Retries, c.retrySites...)
+	sort.Slice(s.Retries, func(i, j int) bool { return s.Retries[i].Pos < s.Retries[j].Pos })
+}
+
+// summarizeCalls records every call of a module function, of a function
+// parameter, and of the closures handed to code outside the module, with
+// the retry around it.
+func (c *checker) summarizeCalls(s *txflow.Summary) {
+	add := func(scope ast.Node, callee string, pos token.Pos, retried bool) {
+		from, _, _ := c.scopeFunc(scope)
+		if from == "" || callee == "" {
+			return
 		}
+		s.Calls = append(s.Calls, txflow.Call{From: from, Callee: callee, Pos: pos, Retried: retried, Test: c.inTest(pos)})
 	}
-	for _, oc := range c.outCalls {
-		if oc.helper != "" {
-			s.HelperCalls = append(s.HelperCalls, txflow.HelperSite{Helper: oc.helper, Callee: oc.callee, Pos: oc.call.Pos()})
-		}
-	}
-	for _, calls := range c.calls {
+	for scope, calls := range c.calls {
 		for _, lc := range calls {
-			if fn, ok := c.pass.TypesInfo.Defs[lc.fn.Name].(*types.Func); ok && lc.helper != "" {
-				s.HelperCalls = append(s.HelperCalls, txflow.HelperSite{Helper: lc.helper, Callee: c.key(fn), Pos: lc.call.Pos()})
+			if fn, ok := c.pass.TypesInfo.Defs[lc.fn.Name].(*types.Func); ok {
+				add(scope, c.key(fn), lc.call.Pos(), lc.retryClosure || c.anyMentionsRetry(lc.loops))
 			}
 		}
 	}
+	for _, oc := range c.outCalls {
+		add(oc.scope, oc.callee, oc.call.Pos(), oc.closure || c.anyMentionsRetry(oc.loops))
+	}
+	for _, vc := range c.varCalls {
+		if key, ok := c.paramFunc(vc.v); ok {
+			add(vc.scope, key, vc.call.Pos(), vc.closure || c.anyMentionsRetry(vc.loops))
+		}
+	}
+	for _, ic := range c.implicit {
+		add(ic.scope, ic.fn, ic.pos, ic.closure || c.anyMentionsRetry(ic.loops))
+	}
+	sort.Slice(s.Calls, func(i, j int) bool {
+		if s.Calls[i].Pos != s.Calls[j].Pos {
+			return s.Calls[i].Pos < s.Calls[j].Pos
+		}
+		return s.Calls[i].Callee < s.Calls[j].Callee
+	})
+}
+
+// inTest reports a position in a _test.go file.
+func (c *checker) inTest(pos token.Pos) bool {
+	f := c.pass.Fset.File(pos)
+	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }
 
 // summarizeStmts records the FOR UPDATE locks run on a parameter or the
@@ -313,7 +344,7 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 		}
 		begins[b.tx] = len(s.Begins)
 		scopes[b.scope] = true
-		s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx, Retried: b.retried, Helper: b.helper})
+		s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx, Retried: b.retried})
 		fd, ok := b.scope.(*ast.FuncDecl)
 		if !ok {
 			continue
@@ -332,6 +363,7 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 			return true
 		})
 	}
+	obj := func(id *ast.Ident) types.Object { return info.ObjectOf(id) }
 	for _, ca := range c.callAssigns {
 		key, _, _ := c.scopeFunc(ca.scope)
 		fn, _, ok := calleeOf(info, ca.call)
@@ -339,10 +371,13 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 			continue
 		}
 		for k, lhs := range ca.lhs {
+			if _, known := begins[obj(lhs)]; known {
+				continue // a Begin the package knows (a project's own BeginTx)
+			}
 			if obj := info.ObjectOf(lhs); obj != nil && mayHoldTx(obj.Type()) {
 				begins[obj] = len(s.Begins)
 				scopes[ca.scope] = true
-				s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: ca.call.Pos(), Via: c.key(fn), Result: k, Helper: ca.helper})
+				s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: ca.call.Pos(), Via: c.key(fn), Result: k, Retried: ca.retried})
 			}
 		}
 	}
@@ -392,13 +427,13 @@ func mayHoldTx(t types.Type) bool {
 }
 
 // summarizePasses records the calls that hand a parameter, the receiver,
-// a begun transaction or a value made from one to another function, the
-// calls of function-typed parameters, and the functions called inside a
-// retry.
-func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int, scopes map[ast.Node]bool) {
+// a begun transaction or a value made from one to another function, and
+// the calls of function-typed parameters; it returns the values made from
+// begun transactions (boundToBegins).
+func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int, scopes map[ast.Node]bool) map[any]int {
 	info := c.pass.TypesInfo
 	bound := c.boundToBegins(begins, scopes)
-	pass := func(scope ast.Node, callee string, call *ast.CallExpr, parent ast.Node, iface, inRetry bool, helper string) {
+	pass := func(scope ast.Node, callee string, call *ast.CallExpr, parent ast.Node, iface bool) {
 		from, ft, recv := c.scopeFunc(scope)
 		if from == "" {
 			return
@@ -444,7 +479,7 @@ func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int
 		// value was made from: sqlc.New(pool).LockShard(ctx, id).
 		if x := callRecv(info, call); x != nil {
 			if pool, pgx := c.madeFromPool(x); pool {
-				add(txflow.Pass{Param: txflow.NoHandle, Begin: -1, Arg: txflow.ReceiverArg, Pool: true, PGX: pgx, Retried: inRetry, Helper: helper})
+				add(txflow.Pass{Param: txflow.NoHandle, Begin: -1, Arg: txflow.ReceiverArg, Pool: true, PGX: pgx})
 			} else {
 				handle(x, txflow.ReceiverArg)
 			}
@@ -454,50 +489,35 @@ func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int
 				// A pool handed to a function that runs a statement on
 				// it (sqlc's `q.ReadMessages(ctx, pool, ...)`): outside
 				// any transaction.
-				add(txflow.Pass{Param: txflow.NoHandle, Begin: -1, Arg: j, Pool: true, PGX: pgx, Retried: inRetry, Helper: helper})
-			} else if _, ok := ast.Unparen(arg).(*ast.Ident); ok {
-				handle(arg, j)
+				add(txflow.Pass{Param: txflow.NoHandle, Begin: -1, Arg: j, Pool: true, PGX: pgx})
+				continue
 			}
-		}
-	}
-	seenRetried, seenUnretried := map[string]bool{}, map[string]bool{}
-	retried := func(callee string, closure bool, loops []ast.Node, helper string) {
-		switch {
-		case closure || c.anyMentionsRetry(loops):
-			if !seenRetried[callee] {
-				seenRetried[callee] = true
-				s.Retried = append(s.Retried, callee)
-			}
-		case helper == "": // (else the module stage judges the helper)
-			if !seenUnretried[callee] {
-				seenUnretried[callee] = true
-				s.Unretried = append(s.Unretried, callee)
+			switch ast.Unparen(arg).(type) {
+			case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr:
+				handle(arg, j) // tx, s.tx, q.WithTx(tx)
 			}
 		}
 	}
 	for _, oc := range c.outCalls {
-		retried(oc.callee, oc.closure, oc.loops, oc.helper)
-		pass(oc.scope, oc.callee, oc.call, oc.parent, oc.iface, oc.closure || c.anyMentionsRetry(oc.loops), oc.helper)
+		pass(oc.scope, oc.callee, oc.call, oc.parent, oc.iface)
 	}
 	// The package's own functions: a transaction reaches a lock in another
 	// package through a local helper too.
 	for scope, calls := range c.calls {
 		for _, lc := range calls {
-			fn, ok := info.Defs[lc.fn.Name].(*types.Func)
-			if !ok {
-				continue
+			if fn, ok := info.Defs[lc.fn.Name].(*types.Func); ok {
+				pass(scope, c.key(fn), lc.call, lc.parent, false)
 			}
-			retried(c.key(fn), lc.retryClosure, lc.loops, lc.helper)
-			pass(scope, c.key(fn), lc.call, lc.parent, false, lc.retryClosure || c.anyMentionsRetry(lc.loops), lc.helper)
 		}
 	}
 	// f(tx), with f a function-typed parameter of the function or of one
 	// around the closure that calls it: the functions callers pass.
 	for _, vc := range c.varCalls {
 		if key, ok := c.paramFunc(vc.v); ok {
-			pass(vc.scope, key, vc.call, nil, false, false, "")
+			pass(vc.scope, key, vc.call, nil, false)
 		}
 	}
+	return bound
 }
 
 // paramFunc returns the paramKey of a function-typed parameter.
@@ -543,47 +563,82 @@ type funcArg struct {
 	callee  string
 	closure bool
 	loops   []ast.Node
-	helper  string
 }
 
-// varCall is a call of a function-typed variable v.
+// varCall is a call of a function-typed variable v, with its retry
+// context.
 type varCall struct {
-	scope ast.Node
-	call  *ast.CallExpr
-	v     *types.Var
+	scope   ast.Node
+	call    *ast.CallExpr
+	v       *types.Var
+	closure bool
+	loops   []ast.Node
+}
+
+// implicitCall is a function (a closure, a function or method value, a
+// function parameter) that runs where it is handed to code outside the
+// module, invoked, or assigned: as if called there, with that retry
+// context.
+type implicitCall struct {
+	scope   ast.Node
+	fn      string
+	pos     token.Pos
+	closure bool
+	loops   []ast.Node
 }
 
 // noteFuncArgs records a call that passes a function literal, a function
 // or method value, or a function-typed parameter.
-func (c *checker) noteFuncArgs(call *ast.CallExpr, callee string, scope ast.Node, stack []ast.Node) {
+func (c *checker) noteFuncArgs(call *ast.CallExpr, callee string, scope ast.Node, closure bool, loops []ast.Node) {
 	for _, a := range call.Args {
 		if _, ok := c.pass.TypesInfo.TypeOf(a).(*types.Signature); ok {
-			closure, loops := c.retryContext(stack)
-			c.funcArgs = append(c.funcArgs, funcArg{scope, call, callee, closure, loops, c.closureHelperOf(scope, stack)})
+			c.funcArgs = append(c.funcArgs, funcArg{scope, call, callee, closure, loops})
 			return
 		}
 	}
 }
 
+// noteHandedOver records the functions a call hands to code outside the
+// module (errgroup.Go, an ORM's Transaction, a retry function): they run
+// inside that call. retried says the call re-runs them on 40001.
+func (c *checker) noteHandedOver(call *ast.CallExpr, scope ast.Node, retried bool, loops []ast.Node) {
+	for _, a := range call.Args {
+		if _, ok := c.pass.TypesInfo.TypeOf(a).(*types.Signature); !ok {
+			continue
+		}
+		if fn := c.funcValue(a); fn != "" {
+			c.implicit = append(c.implicit, implicitCall{scope, fn, a.Pos(), retried, loops})
+		}
+	}
+}
+
+// funcValue returns the key of the function an expression of function
+// type holds: a function literal, a function or method value, a
+// function-typed parameter; "" when it is none of these.
+func (c *checker) funcValue(a ast.Expr) string {
+	switch a := ast.Unparen(a).(type) {
+	case *ast.FuncLit:
+		return litKey(a)
+	case *ast.Ident, *ast.SelectorExpr:
+		switch obj := c.pass.TypesInfo.Uses[ident(a)].(type) {
+		case *types.Func:
+			return c.key(obj) // run, s.run
+		case *types.Var:
+			fn, _ := c.paramFunc(obj) // handed on
+			return fn
+		}
+	}
+	return ""
+}
+
 // summarizeClosures records the functions passed to module functions.
 func (c *checker) summarizeClosures(s *txflow.Summary) {
-	info := c.pass.TypesInfo
 	for _, fa := range c.funcArgs {
+		from, _, _ := c.scopeFunc(fa.scope)
 		for j, a := range fa.call.Args {
-			fn := ""
-			switch a := ast.Unparen(a).(type) {
-			case *ast.FuncLit:
-				fn = litKey(a)
-			case *ast.Ident, *ast.SelectorExpr:
-				switch obj := info.Uses[ident(a)].(type) {
-				case *types.Func:
-					fn = c.key(obj) // run, s.run
-				case *types.Var:
-					fn, _ = c.paramFunc(obj) // handed on
-				}
-			}
-			if fn != "" {
-				s.Closures = append(s.Closures, txflow.Closure{Callee: fa.callee, Arg: j, Fn: fn, Retried: fa.closure || c.anyMentionsRetry(fa.loops), Helper: fa.helper})
+			if fn := c.funcValue(a); fn != "" && from != "" {
+				s.Closures = append(s.Closures, txflow.Closure{From: from, Callee: fa.callee, Arg: j, Fn: fn, Pos: fa.call.Pos(),
+					Retried: fa.closure || c.anyMentionsRetry(fa.loops)})
 			}
 		}
 	}
@@ -733,8 +788,7 @@ type outCall struct {
 	callee  string
 	closure bool
 	loops   []ast.Node
-	helper  string // as localCall.helper
-	iface   bool   // a method of an interface
+	iface   bool // a method of an interface
 }
 
 // inModule reports whether fn belongs to another package of the module
@@ -866,10 +920,12 @@ func boundKey(info *types.Info, x ast.Expr) any {
 // callAssign is `a, b := f(...)` with f a function of another package of
 // the module: its results may be a transaction f begins.
 type callAssign struct {
-	scope  ast.Node
-	call   *ast.CallExpr
-	lhs    []*ast.Ident
-	helper string // as beginCall.helper
+	scope ast.Node
+	call  *ast.CallExpr
+	lhs   []*ast.Ident
+	// retried marks a call inside a retry: a transaction it returns is
+	// begun inside it.
+	retried bool
 }
 
 // noteCallAssign records an assignment of a module call's results.
@@ -884,7 +940,7 @@ func (c *checker) noteCallAssign(a *ast.AssignStmt, scope ast.Node, stack []ast.
 	if fn, _, ok := calleeOf(c.pass.TypesInfo, call); !ok || !(c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
 		return
 	}
-	ca := callAssign{scope: scope, call: call, helper: c.closureHelperOf(scope, stack)}
+	ca := callAssign{scope: scope, call: call, retried: c.retried(stack)}
 	for _, l := range a.Lhs {
 		id, _ := l.(*ast.Ident)
 		if id == nil {

@@ -34,6 +34,11 @@ type Text struct {
 	// Generated marks a query const sqlc generated from a query file that
 	// is checked itself: read, not reported.
 	Generated bool
+	// origins and consts are where a text assembled by data flow was
+	// written: the ranges of the literals it is made of, and the named
+	// constants it reads (the lock sites it runs).
+	origins [][2]token.Pos
+	consts  []types.Object
 }
 
 // piece maps SQL[start:end] to source. Literal pieces map byte by byte

@@ -1,8 +1,8 @@
 package rules
 
-// LockWithoutRetry is DSQL005, reported by the analyzer where a FOR UPDATE
-// (or a fenced read-modify-write) runs on a transaction begun outside any
-// 40001 retry.
+// LockWithoutRetry is DSQL005, reported by the analyzer at a FOR UPDATE
+// (or a fenced read-modify-write) that some way of running it leaves
+// outside any 40001 retry.
 var LockWithoutRetry = register(&Rule{
 	ID:       "DSQL005",
 	Name:     "lock-without-retry",
@@ -10,27 +10,72 @@ var LockWithoutRetry = register(&Rule{
 	Summary:  "FOR UPDATE / read-modify-write in a transaction not retried on SQLSTATE 40001",
 })
 
-// LockWithoutRetryMessage is DSQL005's message. what is "SELECT ... FOR
-// UPDATE" or "read-modify-write"; begin says where the transaction starts.
-func LockWithoutRetryMessage(what, begin, shape string) string {
-	return what + " runs in the transaction begun at " + begin + ", which nothing retries on SQLSTATE 40001; " +
-		"on Aurora DSQL FOR UPDATE does not block and the loser fails at COMMIT, so re-run the whole transaction: " + shape
+// LockContext is what DSQL005's message says of one lock.
+type LockContext struct {
+	// What is "SELECT ... FOR UPDATE" or "this read-modify-write".
+	What string
+	// Where it runs, one of: Begin ("service.go:16") where its
+	// transaction begins; Pool, outside any transaction; Root, the
+	// function whose callers hand it its transaction; Untraced, on a
+	// transaction not traced to its Begin; Unfollowed, where dsqllint
+	// cannot follow it.
+	Begin      string
+	Pool       bool
+	Root       string
+	Untraced   bool
+	Unfollowed bool
+	// Exec says the statement reads no rows, PGX that it runs on pgx.
+	Exec, PGX bool
+	// NoRetry says nothing in the module retries on 40001 at all.
+	NoRetry bool
 }
 
-// SingleLockWithoutRetryMessage is DSQL005's message for a statement that
-// locks FOR UPDATE outside any transaction; exec says it returns no rows,
-// pgx that it runs on a pgx handle.
-func SingleLockWithoutRetryMessage(exec, pgx bool) string {
-	shape := "occ.ExecWithRetry(ctx, db, query, args...)"
+// LockRetryMessage is DSQL005's message.
+func LockRetryMessage(c LockContext) string {
+	var where string
+	switch {
+	case c.Begin != "":
+		where = c.What + " runs in the transaction begun at " + c.Begin
+	case c.Pool:
+		where = "this statement locks FOR UPDATE outside any transaction, so Aurora DSQL runs it as a transaction of its own"
+	case c.Root != "":
+		where = c.What + " runs on the transaction " + c.Root + " is handed by its callers"
+	case c.Untraced:
+		where = c.What + " runs on a transaction dsqllint does not trace to its Begin (kept in a struct field or a context, or made by code it does not know)"
+	default:
+		where = c.What + " runs where dsqllint cannot follow it (a call of an ORM or a wrapper it does not know, a value handed on)"
+	}
+	var retry string
+	switch {
+	case c.NoRetry:
+		retry = ", and nothing in this module retries on SQLSTATE 40001"
+	case c.Pool:
+		retry = ", and nothing retries it on SQLSTATE 40001"
+	case c.Begin != "":
+		retry = ", which nothing retries on SQLSTATE 40001"
+	default:
+		retry = ", and no retry on SQLSTATE 40001 is shown around it"
+	}
+	if c.Pool {
+		return where + retry + ": FOR UPDATE does not block, and when another transaction commits a write of the same rows first " +
+			"this statement fails at commit; re-run it on 40001: " + singleShape(c.Exec, c.PGX)
+	}
+	return where + retry + "; on Aurora DSQL FOR UPDATE does not block and the loser fails at COMMIT, so re-run the whole transaction: " + txShape(c.PGX)
+}
+
+func txShape(pgx bool) string {
+	if pgx {
+		return "occpgx.RunTxWithRetry(ctx, pool, func(tx pgx.Tx) (T, error) { ... })"
+	}
+	return "occ.RunTxWithRetry(ctx, db, func(tx *sql.Tx) (T, error) { ... })"
+}
+
+func singleShape(exec, pgx bool) string {
 	switch {
 	case exec && pgx:
-		shape = "occpgx.ExecWithRetry(ctx, pool, query, args...)"
-	case pgx:
-		shape = "occpgx.RunTxWithRetry(ctx, pool, func(tx pgx.Tx) (T, error) { ... })"
-	case !exec:
-		shape = "occ.RunTxWithRetry(ctx, db, func(tx *sql.Tx) (T, error) { ... })"
+		return "occpgx.ExecWithRetry(ctx, pool, query, args...)"
+	case exec:
+		return "occ.ExecWithRetry(ctx, db, query, args...)"
 	}
-	return "this statement locks FOR UPDATE outside any transaction, so Aurora DSQL runs it as a transaction of its own, " +
-		"and nothing retries it on SQLSTATE 40001: FOR UPDATE does not block, and when another transaction commits a write " +
-		"of the same rows first this statement fails at commit; re-run it on 40001: " + shape
+	return txShape(pgx)
 }

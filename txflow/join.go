@@ -3,7 +3,6 @@ package txflow
 import (
 	"fmt"
 	"go/token"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -16,28 +15,22 @@ import (
 // BeginRelated is the related information DSQL005 gives at the Begin.
 const BeginRelated = "the transaction begins here, outside any 40001 retry"
 
-// PoolRelated is the related information of a lock run on a pool handed
-// to a function: where it is handed over.
-const PoolRelated = "a pool, no transaction, is passed here to "
-
 // maxPassDepth bounds how many calls a transaction is followed through.
 const maxPassDepth = 8
 
 // Module is the join of a module's package summaries: the module stage
-// of the dsqllint command. It follows each transaction from the function
-// that begins it through calls, interface methods (to every
-// implementation in the module, a plugin registered in init included),
-// closures and method values, to the statements run in it, and answers
-// what no single package can:
-//   - DSQL005 at a FOR UPDATE run in a transaction begun outside any
-//     40001 retry, with the Begin and the calls in between as related
-//     information;
+// of the dsqllint command. It answers what no single package can:
+//   - DSQL005 at each lock site some way of running leaves outside a
+//     40001 retry (locks.go), following each lock back through calls,
+//     interface methods (to every implementation in the module, a plugin
+//     registered in init included), closures and method values to where
+//     its transaction begins;
 //   - DSQL004 where a caller drops the result of a compare-and-swap write
 //     another function hands back;
-//   - which package findings it overrules: a DSQL005 whose Begin runs in
-//     a closure another package's retry helper re-runs, and a DSQL003 at
-//     a key-picked write that every transaction running it first locks
-//     FOR UPDATE by the same key and compares, or fences with a
+//   - which package findings it overrules: every DSQL005 (the module
+//     judges each lock with every caller in view), and a DSQL003 at a
+//     key-picked write that every transaction running it first locks FOR
+//     UPDATE by the same key and compares, or fences with a
 //     compare-and-swap write.
 type Module struct {
 	fset     *token.FileSet
@@ -47,13 +40,10 @@ type Module struct {
 	impls    map[string][]string  // interface method → implementations
 	closures map[string][]Closure // by ParamKey(callee, arg)
 	returns  map[result]Return
-	retried  map[string]bool
-	helpers  map[string]bool
-	// retriedBegins, retriedSingles and fenced are what overrules drops.
-	retriedBegins  map[token.Pos]bool
-	retriedSingles map[token.Pos]bool
-	fenced         [][2]token.Pos
-	findings       []Finding
+	// fenced are the write texts every transaction running them fences.
+	fenced    [][2]token.Pos
+	findings  []Finding
+	decisions []Decision
 }
 
 // stmtOf is a statement and the summary of its package.
@@ -71,14 +61,12 @@ type result struct {
 // package's files (one go/packages load does).
 func Join(fset *token.FileSet, sums []*Summary) *Module {
 	m := &Module{fset: fset, stmts: map[string][]stmtOf{}, passes: map[string][]Pass{}, impls: map[string][]string{},
-		closures: map[string][]Closure{}, returns: map[result]Return{}, retried: map[string]bool{}, retriedBegins: map[token.Pos]bool{}, retriedSingles: map[token.Pos]bool{}}
+		closures: map[string][]Closure{}, returns: map[result]Return{}}
 	for _, s := range sums {
 		if s != nil {
 			m.sums = append(m.sums, s)
 		}
 	}
-	m.helpers = retryHelpers(m.sums)
-	retried, unretried := map[string]bool{}, map[string]bool{}
 	for _, s := range m.sums {
 		for _, r := range s.Returns {
 			m.returns[result{r.Func, r.Result}] = r
@@ -89,12 +77,6 @@ func Join(fset *token.FileSet, sums []*Summary) *Module {
 		for _, p := range s.Passes {
 			m.passes[p.From] = append(m.passes[p.From], p)
 		}
-		for _, f := range s.Retried {
-			retried[f] = true
-		}
-		for _, f := range s.Unretried {
-			unretried[f] = true
-		}
 		for _, im := range s.Impls {
 			m.impls[im.Iface] = append(m.impls[im.Iface], im.Method)
 		}
@@ -102,36 +84,18 @@ func Join(fset *token.FileSet, sums []*Summary) *Module {
 			k := ParamKey(cl.Callee, cl.Arg)
 			m.closures[k] = append(m.closures[k], cl)
 		}
-		for _, h := range s.HelperCalls {
-			if m.helpers[h.Helper] {
-				retried[h.Callee] = true // run in a closure a retry helper re-runs
-			} else {
-				unretried[h.Callee] = true
-			}
-		}
-		for _, b := range s.HelperBegins {
-			if m.helpers[b.Helper] {
-				m.retriedBegins[b.Pos] = true
-			}
-		}
 	}
-	// A function is retried when every call of it in the module runs in a
-	// retry.
-	for f := range retried {
-		m.retried[f] = !unretried[f]
-	}
-	for _, s := range m.sums {
-		for _, l := range s.SingleLocks {
-			if (l.Helper != "" && m.helpers[l.Helper]) || m.retried[l.Func] {
-				m.retriedSingles[l.Pos] = true
-			}
-		}
-	}
-	m.judge()
+	m.judgeWrites()
+	locks, decisions := newLockGraph(fset, m.sums, false).judgeSites()
+	m.findings = append(m.findings, locks...)
+	m.decisions = decisions
 	m.findings = append(m.findings, m.droppedCASResults()...)
 	sort.Slice(m.findings, func(i, j int) bool { return m.findings[i].Pos < m.findings[j].Pos })
 	return m
 }
+
+// Decisions are DSQL005's judgements of every lock site, for -why.
+func (m *Module) Decisions() []Decision { return m.decisions }
 
 // Findings are the module stage's own diagnostics.
 func (m *Module) Findings() []Finding { return m.findings }
@@ -166,10 +130,7 @@ func Merge[D any](m *Module, diags []D, diag func(D) analysis.Diagnostic, wrap f
 func (m *Module) overrules(d analysis.Diagnostic) bool {
 	switch d.Category {
 	case "DSQL005":
-		if len(d.Related) == 0 {
-			return m.retriedSingles[d.Pos]
-		}
-		return m.retriedBegins[d.Related[0].Pos]
+		return true // judged again with every caller in view
 	case "DSQL003":
 		for _, sp := range m.fenced {
 			if sp[0] <= d.Pos && d.Pos < sp[1] {
@@ -185,14 +146,6 @@ func (m *Module) overrules(d analysis.Diagnostic) bool {
 type reached struct {
 	stmtOf
 	path []hop
-	// novel marks a path through what a package's own analysis does not
-	// follow: an interface, a closure, a transaction another function
-	// begins.
-	novel bool
-	// closure marks a path through a function a caller passed, and
-	// retried one passed by a call that runs in a retry: then that call
-	// judges the retry, not the function that begins.
-	closure, retried bool
 	// impl marks a path through an interface method's implementation.
 	impl bool
 }
@@ -221,21 +174,17 @@ func (m *Module) reach(fn string, arg int, at reached, seen map[string]bool, vis
 	}
 	for _, impl := range m.impls[fn] {
 		next := at
-		next.novel, next.impl = true, true
+		next.impl = true
 		m.reach(impl, arg, next, seen, visit)
 	}
 	for _, cl := range m.closures[fn] {
-		next := at
-		next.novel, next.closure = true, true
-		next.retried = at.retried || cl.Retried || m.helpers[cl.Helper]
-		m.reach(cl.Fn, arg, next, seen, visit)
+		m.reach(cl.Fn, arg, at, seen, visit)
 	}
 }
 
-// judge follows every transaction of the module.
-func (m *Module) judge() {
-	// Each lock is reported once, naming the best transaction reaching it.
-	locks := map[token.Pos]lockFinding{}
+// judgeWrites follows every transaction of the module to the key-picked
+// writes it runs, to learn which every transaction fences.
+func (m *Module) judgeWrites() {
 	type spanUse struct{ runs, fenced int }
 	writes := map[[2]token.Pos]*spanUse{}
 	use := func(sp [2]token.Pos) *spanUse {
@@ -253,51 +202,36 @@ func (m *Module) judge() {
 			}
 		}
 	}
-	// Writes a method runs on a handle that is no transaction, and locks
-	// run on a pool handed to a function: a statement of its own.
-	singles := map[token.Pos]Finding{}
+	// Writes a method runs on a handle that is no transaction: a
+	// statement of its own.
 	for _, s := range m.sums {
 		for _, p := range s.Passes {
 			if p.Param != NoHandle {
 				continue
 			}
 			m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From, false}}}, map[string]bool{}, func(r reached) {
-				switch {
-				case r.Write:
+				if r.Write {
 					use(r.Text).runs++
-				case r.Lock && p.Pool && !p.Retried && !m.helpers[p.Helper] && !r.retried && !m.retried[p.From] && !r.Quiet && r.sum.Enabled:
-					if _, ok := singles[r.Pos]; !ok {
-						singles[r.Pos] = Finding{Pkg: r.sum.Pkg, Diagnostic: singleLockDiagnostic(r.ParamStmt, p)}
-					}
 				}
 			})
 		}
 	}
 	for _, s := range m.sums {
 		for bi, b := range s.Begins {
-			novel := false
 			if b.Via != "" {
-				pgx, ok := m.returned(b.Via, b.Result)
-				if !ok {
+				if _, ok := m.returned(b.Via, b.Result); !ok {
 					continue // the helper's result is no transaction it begins
 				}
-				b.PGX, novel = pgx, true
 			}
 			var got []reached
 			seen := map[string]bool{}
 			for _, p := range s.Passes {
 				if p.Begin == bi {
-					m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From, p.Compared}}, novel: novel}, seen, func(r reached) { got = append(got, r) })
+					m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From, p.Compared}}}, seen, func(r reached) { got = append(got, r) })
 				}
 			}
 			for _, r := range got {
-				retried := b.Retried || m.helpers[b.Helper] || r.retried || (!r.closure && m.retried[b.Func])
-				switch {
-				case r.Lock && !retried && !r.Quiet && r.sum.Enabled && (r.sum != s || r.novel):
-					if best, ok := locks[r.Pos]; !ok || better(s, r, best) {
-						locks[r.Pos] = lockFinding{s, b, r}
-					}
-				case r.Write:
+				if r.Write {
 					u := use(r.Text)
 					u.runs++
 					if fencedBefore(r, got) {
@@ -307,37 +241,11 @@ func (m *Module) judge() {
 			}
 		}
 	}
-	for _, f := range locks {
-		m.findings = append(m.findings, Finding{Pkg: f.r.sum.Pkg, Diagnostic: lockDiagnostic(m.fset, f.b, f.r.ParamStmt, f.r.path)})
-	}
-	// One DSQL005 a lock: a transaction's names its Begin.
-	for pos, f := range singles {
-		if _, ok := locks[pos]; !ok {
-			m.findings = append(m.findings, f)
-		}
-	}
 	for sp, u := range writes {
 		if u.runs > 0 && u.fenced == u.runs {
 			m.fenced = append(m.fenced, sp)
 		}
 	}
-}
-
-// lockFinding is a lock, and the Begin (of summary s) that reaches it.
-type lockFinding struct {
-	s *Summary
-	b Begin
-	r reached
-}
-
-// better prefers, as the transaction a lock finding names, one the
-// program begins over one a test helper package does, then the shorter
-// path.
-func better(s *Summary, r reached, than lockFinding) bool {
-	if t, tt := testSupport(s.Pkg), testSupport(than.s.Pkg); t != tt {
-		return !t
-	}
-	return len(r.path) < len(than.r.path)
 }
 
 // testSupport reports a package that exists to test others.
@@ -477,19 +385,6 @@ func shortName(key string) string {
 	return prefix + rest
 }
 
-// retryHelpers collects the module's retry helpers.
-func retryHelpers(sums []*Summary) map[string]bool {
-	helpers := map[string]bool{}
-	for _, s := range sums {
-		if s != nil {
-			for _, h := range s.RetryHelpers {
-				helpers[h] = true
-			}
-		}
-	}
-	return helpers
-}
-
 // Finding is a diagnostic of the module stage and the path of the
 // package it falls in.
 type Finding struct {
@@ -504,34 +399,6 @@ type hop struct {
 	name     string
 	from     string
 	compared bool
-}
-
-// singleLockDiagnostic is DSQL005 at a lock that runs on the pool p hands
-// over, outside any transaction.
-func singleLockDiagnostic(l ParamStmt, p Pass) analysis.Diagnostic {
-	r := rules.LockWithoutRetry
-	return analysis.Diagnostic{Pos: l.Pos, End: l.End, Category: r.ID, URL: r.DocURL(),
-		Message: r.Prefix() + rules.SingleLockWithoutRetryMessage(false, p.PGX),
-		Related: []analysis.RelatedInformation{{Pos: p.Pos, Message: PoolRelated + shortName(p.Callee)}}}
-}
-
-func lockDiagnostic(fset *token.FileSet, b Begin, l ParamStmt, path []hop) analysis.Diagnostic {
-	p := fset.Position(b.Pos)
-	begin := fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
-	shape := "occ.RunTxWithRetry(ctx, db, func(tx *sql.Tx) (T, error) { ... })"
-	if b.PGX {
-		shape = "occpgx.RunTxWithRetry(ctx, pool, func(tx pgx.Tx) (T, error) { ... })"
-	}
-	r := rules.LockWithoutRetry
-	d := analysis.Diagnostic{
-		Pos: l.Pos, End: l.End, Category: r.ID, URL: r.DocURL(),
-		Message: r.Prefix() + rules.LockWithoutRetryMessage("SELECT ... FOR UPDATE", begin, shape),
-		Related: []analysis.RelatedInformation{{Pos: b.Pos, Message: BeginRelated}},
-	}
-	for _, h := range path {
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.pos, Message: "and is passed to " + hopName(h.name)})
-	}
-	return d
 }
 
 // hopName says what a hop calls: a function, or the function passed as a

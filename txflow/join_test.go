@@ -8,50 +8,65 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// Summaries written by hand: a service begins a transaction and passes it
-// to a store function that locks FOR UPDATE. Join reports the lock, naming
-// the Begin, unless the Begin is retried; a single statement that locks is
-// overruled when every caller retries it.
-func TestJoin(t *testing.T) {
+// files makes a file set with a service and a store file, 1000 bytes of
+// lines of 100 each.
+func files() (*token.FileSet, *token.File, *token.File) {
 	fset := token.NewFileSet()
 	svc := fset.AddFile("service/service.go", -1, 1000)
 	svc.SetLines([]int{0, 100, 200, 300, 400, 500})
 	store := fset.AddFile("store/store.go", -1, 1000)
 	store.SetLines([]int{0, 100, 200, 300, 400, 500})
-	lock := store.Pos(210)
+	return fset, svc, store
+}
+
+// Summaries written by hand: a service begins a transaction and passes it
+// to a store function that locks FOR UPDATE, and calls a function that
+// locks on the pool. Join reports the lock at its site, naming the Begin,
+// unless the Begin is retried; the pool lock unless its caller retries.
+func TestJoin(t *testing.T) {
+	fset, svc, store := files()
+	lock, single := store.Pos(210), store.Pos(410)
 	storeSum := &Summary{Pkg: "example.com/store", Enabled: true,
-		Stmts:       []ParamStmt{{Func: "example.com/store.Lock", Param: 1, Pos: lock, End: lock + 10, Lock: true, Table: "shards", Keys: []string{"id"}}},
-		SingleLocks: []SingleLock{{Func: "example.com/store.Fetch", Pos: store.Pos(410)}},
+		Locks: []LockSite{{Pos: lock, End: lock + 10, What: "SELECT ... FOR UPDATE"}, {Pos: single, End: single + 10, What: "SELECT ... FOR UPDATE", Exec: true}},
+		Runs: []LockRun{
+			{Sites: []token.Pos{lock}, Func: "example.com/store.Lock", Param: 1, Begin: -1, Pos: lock},
+			{Sites: []token.Pos{single}, Func: "example.com/store.Fetch", Param: NoHandle, Begin: -1, Pool: true, Pos: single},
+		},
 	}
 	service := func(retried bool) *Summary {
 		s := &Summary{Pkg: "example.com/service", Enabled: true,
 			Begins: []Begin{{Func: "example.com/service.Handle", Pos: svc.Pos(110), Retried: retried}},
 			Passes: []Pass{{From: "example.com/service.Handle", Param: NoHandle, Begin: 0, Callee: "example.com/store.Lock", Arg: 1, Pos: svc.Pos(220)}},
+			Calls: []Call{
+				{From: "example.com/service.Handle", Callee: "example.com/store.Lock", Pos: svc.Pos(220)},
+				{From: "example.com/service.Handle", Callee: "example.com/store.Fetch", Pos: svc.Pos(320), Retried: retried},
+			},
 		}
 		if retried {
-			s.Retried = []string{"example.com/store.Fetch"}
-		} else {
-			s.Unretried = []string{"example.com/store.Fetch"}
+			s.Retries = []Retry{{Pos: svc.Pos(105)}}
 		}
 		return s
 	}
 
 	m := Join(fset, []*Summary{storeSum, service(false)})
 	fs := m.Findings()
-	if len(fs) != 1 || fs[0].Pos != lock || fs[0].Category != "DSQL005" ||
-		!strings.Contains(fs[0].Message, "begun at service.go:2") || len(fs[0].Related) != 2 || fs[0].Related[0].Message != BeginRelated {
+	if len(fs) != 2 || fs[0].Pos != lock || fs[0].Category != "DSQL005" ||
+		!strings.Contains(fs[0].Message, "begun at service.go:2, and nothing in this module retries on SQLSTATE 40001") ||
+		len(fs[0].Related) != 2 || fs[0].Related[0].Message != BeginRelated ||
+		fs[1].Pos != single || !strings.Contains(fs[1].Message, "outside any transaction") || !strings.Contains(fs[1].Message, "occ.ExecWithRetry") {
 		t.Fatalf("unretried: %+v", fs)
 	}
-	single := analysis.Diagnostic{Pos: store.Pos(410), Category: "DSQL005"}
-	if m.overrules(single) {
-		t.Error("a single lock some caller runs bare was overruled")
+	if !m.overrules(analysis.Diagnostic{Pos: single, Category: "DSQL005"}) {
+		t.Error("a package's DSQL005 is not left to the module stage")
 	}
 
 	m = Join(fset, []*Summary{storeSum, service(true)})
 	if fs := m.Findings(); len(fs) != 0 {
 		t.Errorf("retried Begin: %+v", fs)
 	}
-	if !m.overrules(single) {
-		t.Error("a single lock every caller retries stays reported")
+	for _, d := range m.Decisions() {
+		if d.Reported || len(d.Why) == 0 {
+			t.Errorf("decision at %v: %+v", fset.Position(d.Pos), d)
+		}
 	}
 }

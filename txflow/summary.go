@@ -20,10 +20,6 @@ type Summary struct {
 	Passes []Pass
 	// Begins are the transactions the package's functions begin.
 	Begins []Begin
-	// Retried are the functions some call of this package runs inside a
-	// retry helper's closure or a loop that checks for SQLSTATE 40001,
-	// Unretried those some call runs outside any.
-	Retried, Unretried []string
 	// Returns are the transactions functions begin and hand back.
 	Returns []Return
 	// Closures are the functions passed as arguments to module functions.
@@ -31,37 +27,28 @@ type Summary struct {
 	// Impls map the methods of the module's interfaces to the package's
 	// methods that implement them.
 	Impls []Impl
-	// RetryHelpers are the package's functions that retry a function
-	// argument on 40001, by their body; HelperBegins and HelperCalls are
-	// the Begins and calls inside closures passed to a function of
-	// another package, which retries them when it is one.
-	RetryHelpers []string
-	HelperBegins []HelperSite
-	HelperCalls  []HelperSite
+	// Calls are the calls of module functions, of function-typed
+	// parameters, and of the closures and method values handed to code
+	// outside the module (which calls them where it is called), each with
+	// the retry around it: the edges DSQL005 follows from a lock back to
+	// what runs it.
+	Calls []Call
+	// Retries are the constructs that re-run work on SQLSTATE 40001: retry
+	// helpers recognised by their body, loops that check for 40001, calls
+	// of a configured retry function.
+	Retries []Retry
+	// Locks are the statement texts that lock FOR UPDATE (and the fenced
+	// read-modify-writes of the transactions the package begins), each
+	// reported by DSQL005 at its lock clause unless every way it runs is
+	// shown retried; Runs are the ways the package runs them.
+	Locks []LockSite
+	Runs  []LockRun
 	// CASResults are functions that return the result of a
 	// compare-and-swap write (`return tx.ExecContext(ctx, casQuery, ...)`,
 	// sqlc's :execresult), and Drops the calls of module functions whose
 	// result is dropped.
 	CASResults []CASResult
 	Drops      []Drop
-	// SingleLocks are the statements that lock FOR UPDATE outside any
-	// transaction, reported as DSQL005 unless a caller retries.
-	SingleLocks []SingleLock
-}
-
-// SingleLock is a statement at Pos in Func that locks outside any
-// transaction; Helper, as HelperSite's, names the function of another
-// package whose closure holds it.
-type SingleLock struct {
-	Func, Helper string
-	Pos          token.Pos
-}
-
-// HelperSite is a Begin (at Pos) or a call (of Callee) in a closure
-// passed to Helper.
-type HelperSite struct {
-	Helper, Callee string
-	Pos            token.Pos
 }
 
 // CASResult is a function returning, as its first result, the result of
@@ -102,17 +89,17 @@ type Impl struct {
 	Iface, Method string
 }
 
-// Closure is Fn passed as argument Arg of Callee: a function literal, a
-// function or method value, or a parameter of the caller (a paramKey).
-// Retried says the call runs inside a retry the package sees; Helper, as
-// HelperSite's, names the function of another package whose closure holds
-// the call.
+// Closure is Fn passed as argument Arg of Callee by the call at Pos in
+// From: a function literal, a function or method value, or a parameter of
+// the caller (a paramKey). Retried says the call runs inside a retry the
+// package sees: Fn then runs inside it too.
 type Closure struct {
+	From    string
 	Callee  string
 	Arg     int
 	Fn      string
+	Pos     token.Pos
 	Retried bool
-	Helper  string
 }
 
 const (
@@ -137,11 +124,8 @@ type Pass struct {
 	Pos      token.Pos
 	Compared bool
 	// Pool marks a pool or connection handed over (Param is NoHandle):
-	// what runs on it runs outside any transaction. PGX says it is pgx's,
-	// Retried that the call sits in a retry the package sees, Helper (as
-	// HelperSite's) the function of another package whose closure holds it.
-	Pool, PGX, Retried bool
-	Helper             string
+	// what runs on it runs outside any transaction; PGX says it is pgx's.
+	Pool, PGX bool
 }
 
 // Begin is a transaction begun in Func.
@@ -149,10 +133,8 @@ type Begin struct {
 	Func string
 	Pos  token.Pos
 	PGX  bool
-	// Retried marks a Begin the package sees re-run on 40001; Helper is
-	// the function of another package its closure is passed to.
+	// Retried marks a Begin the package sees re-run on 40001.
 	Retried bool
-	Helper  string
 	// Via names the function whose result Result is the transaction, when
 	// a helper of the module begins it (tx, commit, err := PrepareTx(...));
 	// it counts only if that function's summary Returns it.
@@ -166,6 +148,70 @@ type Return struct {
 	Func   string
 	Result int
 	PGX    bool
+}
+
+// Call is a call in From of Callee (a function key, an interface
+// method's, or a ParamKey), at Pos. Retried says it runs inside a retry
+// the package sees (a closure handed to a retry function, a loop that
+// checks for 40001); Test that it is in a test file, whose retries no one
+// porting to DSQL needs.
+type Call struct {
+	From, Callee  string
+	Pos           token.Pos
+	Retried, Test bool
+}
+
+// Retry is a construct at Pos that re-runs work on SQLSTATE 40001; Helper
+// is the function key of a retry helper (a function that re-runs one of
+// its function parameters in such a loop), "" for a loop or a call of a
+// configured retry function.
+type Retry struct {
+	Pos    token.Pos
+	Helper string
+}
+
+// LockSite is a statement text that needs a 40001 retry around the
+// transaction that runs it: a FOR UPDATE (What "SELECT ... FOR UPDATE"),
+// reported at its lock clause [Pos, End), or a fenced read-modify-write.
+// Const names the package constant that declares the text
+// ("pkg/path.Name"), for the runs of other packages. Quiet says a
+// directive silences DSQL005 there, Test that the text is in a test file.
+// Exec says it is run with Exec (no rows read).
+type LockSite struct {
+	Pos, End          token.Pos
+	Const, What       string
+	Quiet, Test, Exec bool
+}
+
+// LockRun is a way the package runs lock sites: the statement at Pos,
+// in Func, on a handle — Param (a parameter index, ReceiverArg, or
+// NoHandle), or the transaction of Begins[Begin], or a pool (Pool; PGX
+// says pgx's). Sites are the package's sites it runs, Consts those
+// declared as constants of other packages. Retried says a retry in Func
+// surrounds the statement. Via pins how Func is called when the text
+// runs through the package's own query functions: Via[0] is the call of
+// Func, Via[1] the call of Via[0].Func, and so on. Unfollowed marks a use
+// of the text that is no known query call (an ORM's raw query, a value
+// handed on): the statement runs somewhere in Func's dynamic extent, on a
+// handle dsqllint does not know.
+type LockRun struct {
+	Sites        []token.Pos
+	Consts       []string
+	Func         string
+	Param, Begin int
+	Pool, PGX    bool
+	Retried      bool
+	Unfollowed   bool
+	Pos          token.Pos
+	Via          []Pin
+}
+
+// Pin is the call at Pos, in Func, through which a query function runs a
+// lock; Retried says a retry in Func surrounds it.
+type Pin struct {
+	Func    string
+	Pos     token.Pos
+	Retried bool
 }
 
 // ParamKey names the function a function-typed parameter holds.

@@ -52,7 +52,7 @@ func TestBaselineRoundTrip(t *testing.T) {
 	// Unrelated edits move every finding to another line and re-align the
 	// lines around them: nothing is new.
 	edit(t, svc, "store.go", func(s string) string {
-		s = strings.Replace(s, "import \"embed\"\n", "import \"embed\"\n\n// Unrelated: a new, clean query.\nconst readOrderForUpdate = \"SELECT status FROM orders WHERE id = $1 FOR UPDATE\"\n", 1)
+		s = strings.Replace(s, "import \"embed\"\n", "import \"embed\"\n\n// Unrelated: a new, clean query.\nconst readOrderTotal = \"SELECT total FROM orders WHERE id = $1\"\n", 1)
 		return strings.Replace(s, "const readOrder = ", "const readOrder    =   ", 1)
 	})
 	edit(t, svc, "queries/orders.sql", func(s string) string {

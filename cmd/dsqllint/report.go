@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/dsqllint/dsqllint/rules"
+	"github.com/dsqllint/dsqllint/txflow"
 )
 
 // diag is one diagnostic with the package it was reported for.
@@ -37,6 +38,8 @@ type result struct {
 	baselined bool
 	known     []*finding
 	stale     int
+	// decisions are DSQL005's judgements of every lock (-why).
+	decisions []txflow.Decision
 }
 
 // finding is one distinct diagnostic, located for the report formats.

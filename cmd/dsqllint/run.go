@@ -59,6 +59,7 @@ func run(a *analysis.Analyzer, args []string) int {
 	fs.BoolVar(&o.timing, "timing", false, "print on stderr the time spent loading packages and analysing them, and the slowest packages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to `FILE`")
+	why := fs.String("why", "", "print why each lock on `FILE:LINE` is reported or not by DSQL005: the chain the analysis followed from the lock to its transaction's Begin and the retries around it; and exit")
 	explain := fs.String("explain", "", "print the page of rule `ID` (DSQL001): what fails on Aurora DSQL, why, the fix, how to suppress it; and exit")
 	version := fs.Bool("version", false, "print dsqllint's version and the newest Aurora DSQL feature its rules know, and exit")
 	if err := fs.Parse(args); err != nil {
@@ -102,6 +103,21 @@ func run(a *analysis.Analyzer, args []string) int {
 
 	var res *result
 	var code int
+	if *why != "" {
+		at, err := parseWhy(*why)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
+			return exitFailure
+		}
+		if res, _, code = checkPackages(a, fs.Args(), o.tests, false); res == nil {
+			return exitFailure
+		}
+		if explainLocks(os.Stdout, res, at) == 0 {
+			fmt.Fprintf(os.Stderr, "dsqllint: no FOR UPDATE or read-modify-write on %s among the packages %s\n", *why, strings.Join(fs.Args(), " "))
+			return exitFailure
+		}
+		return code
+	}
 	if sqlMode(fs.Args()) {
 		res, code = checkSQL(a, fs.Args())
 	} else {
@@ -222,7 +238,9 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 	// The module stage: what no single package shows, and the package
 	// findings it shows wrong.
 	if res.fset != nil {
-		res.diags = txflow.Merge(txflow.Join(res.fset, sums), res.diags,
+		m := txflow.Join(res.fset, sums)
+		res.decisions = m.Decisions()
+		res.diags = txflow.Merge(m, res.diags,
 			func(d diag) analysis.Diagnostic { return d.Diagnostic },
 			func(f txflow.Finding) diag { return diag{pkg: pkgID[f.Pkg], Diagnostic: f.Diagnostic} })
 	}
@@ -235,11 +253,12 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 	return res, graph, code
 }
 
-// workspacePatterns rewrites a `dir/...` pattern whose directory holds
-// modules of a go.work but is itself in none of them (a workspace root
-// that is no module, where the go command matches nothing) into one
-// pattern per module below it, so that `dsqllint ./...` at the root of a
-// workspace lints all its modules, joined in one module stage.
+// workspacePatterns rewrites a `dir/...` pattern whose directory is the
+// root of a go.work, or holds modules of one but is itself in none of them
+// (where the go command matches nothing), into one pattern per module
+// below it, so that `dsqllint ./...` at the root of a workspace lints all
+// its modules, joined in one module stage — River's layout, a module at
+// the root and its drivers' modules below, included.
 func workspacePatterns(patterns []string) []string {
 	var out []string
 	var w *config.Workspace
@@ -259,8 +278,8 @@ func workspacePatterns(patterns []string) []string {
 				return patterns
 			}
 		}
-		if w.Has(abs) {
-			out = append(out, p)
+		if w.Has(abs) && abs != filepath.Clean(w.Dir) {
+			out = append(out, p) // a module's own tree: its packages only
 			continue
 		}
 		n := len(out)

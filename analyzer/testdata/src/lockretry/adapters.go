@@ -26,7 +26,7 @@ type pgOffsets struct{}
 
 func (pgOffsets) NextOffsetQuery(topic, group string) query {
 	return query{
-		Query: `SELECT offset_consumed FROM ` + offsetsTable(topic) + ` WHERE consumer_group = $1 FOR UPDATE`,
+		Query: `SELECT offset_consumed FROM ` + offsetsTable(topic) + ` WHERE consumer_group = $1 FOR UPDATE`, // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at adapters.go:59`
 		Args:  []any{group},
 	}
 }
@@ -63,7 +63,7 @@ func (s *subscriber) consume(ctx context.Context, topic, group string) error {
 	defer tx.Rollback()
 	next := s.offsets.NextOffsetQuery(topic, group)
 	sel := s.schema.SelectQuery(topic, group, next)
-	rows, err := tx.QueryContext(ctx, sel.Query, sel.Args...) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at adapters.go:59`
+	rows, err := tx.QueryContext(ctx, sel.Query, sel.Args...)
 	if err != nil {
 		return err
 	}

@@ -18,8 +18,8 @@ func lockMany(ctx context.Context, db *sql.DB, ids []any) error {
 		return err
 	}
 	defer tx.Rollback()
-	q := fmt.Sprintf("SELECT `id` FROM `jobs` WHERE `id` IN (?%s) FOR UPDATE", strings.Repeat(",?", len(ids)-1)) // want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins no row by key equality \(only IN\)`
-	if _, err := tx.QueryContext(ctx, q, ids...); err != nil { // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at assembled.go:16`
+	q := fmt.Sprintf("SELECT `id` FROM `jobs` WHERE `id` IN (?%s) FOR UPDATE", strings.Repeat(",?", len(ids)-1)) // want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins no row by key equality \(only IN\)` `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at assembled.go:16`
+	if _, err := tx.QueryContext(ctx, q, ids...); err != nil {
 		return err
 	}
 	return tx.Commit()

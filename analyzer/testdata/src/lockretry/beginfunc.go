@@ -13,7 +13,7 @@ import (
 func moveShard(ctx context.Context, pool *pgxpool.Pool, id int) error {
 	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		var rangeID int64
-		if err := tx.QueryRow(ctx, lockShard, id).Scan(&rangeID); err != nil { // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at beginfunc.go:14`
+		if err := tx.QueryRow(ctx, lockShard, id).Scan(&rangeID); err != nil {
 			return err
 		}
 		_, err := tx.Exec(ctx, "UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3", rangeID+1, id, rangeID) // want `DSQL004 unchecked-cas`
@@ -30,7 +30,7 @@ func moveShardRetried(ctx context.Context, pool *pgxpool.Pool, id int) error {
 	for {
 		err := pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{}, func(tx pgx.Tx) error {
 			var rangeID int64
-			if err := tx.QueryRow(ctx, lockShard, id).Scan(&rangeID); err != nil {
+			if err := tx.QueryRow(ctx, lockShardRetried, id).Scan(&rangeID); err != nil {
 				return err
 			}
 			res, err := tx.Exec(ctx, "UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3", rangeID+1, id, rangeID)

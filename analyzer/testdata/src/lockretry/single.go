@@ -14,20 +14,18 @@ import (
 // A job fetch that locks in a CTE and writes, as one statement on a pool:
 // DSQL runs it as its own transaction, and a concurrent fetch that commits
 // first makes it fail at commit.
-const fetchJobs = `WITH next AS (
-	SELECT id FROM jobs WHERE state = 'available' ORDER BY id LIMIT $1 FOR UPDATE
-)
+const fetchJobs = `WITH next AS (SELECT id FROM jobs WHERE state = 'available' ORDER BY id LIMIT $1 FOR UPDATE)
 UPDATE jobs SET state = 'running', attempt = jobs.attempt + 1
 FROM next WHERE jobs.id = next.id
 RETURNING jobs.id`
 
 func fetchOnPool(ctx context.Context, pool *pgxpool.Pool) error {
-	_, err := pool.Exec(ctx, fetchJobs, 10) // want `DSQL005 lock-without-retry: this statement locks FOR UPDATE outside any transaction, so Aurora DSQL runs it as a transaction of its own, .* occpgx.ExecWithRetry\(ctx, pool, query, args...\)`
+	_, err := pool.Exec(ctx, "WITH next AS (SELECT id FROM jobs WHERE state = 'available' ORDER BY id LIMIT $1 FOR UPDATE) UPDATE jobs SET state = 'running' FROM next WHERE jobs.id = next.id", 10) // want `DSQL005 lock-without-retry: this statement locks FOR UPDATE outside any transaction, so Aurora DSQL runs it as a transaction of its own, .* occpgx.ExecWithRetry\(ctx, pool, query, args...\)`
 	return err
 }
 
 func fetchOnDB(ctx context.Context, db *sql.DB) (*sql.Rows, error) {
-	return db.QueryContext(ctx, fetchJobs, 10) // want `DSQL005 lock-without-retry: this statement locks FOR UPDATE outside any transaction, .* occ.RunTxWithRetry\(ctx, db, func\(tx \*sql.Tx\)`
+	return db.QueryContext(ctx, "WITH next AS (SELECT id FROM jobs WHERE state = 'available' ORDER BY id LIMIT $1 FOR UPDATE) UPDATE jobs SET state = 'running' FROM next WHERE jobs.id = next.id RETURNING jobs.id", 10) // want `DSQL005 lock-without-retry: this statement locks FOR UPDATE outside any transaction, .* occ.RunTxWithRetry\(ctx, db, func\(tx \*sql.Tx\)`
 }
 
 func cancelOnConn(ctx context.Context, conn *pgx.Conn, id int64) error {

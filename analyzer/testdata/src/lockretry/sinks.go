@@ -28,15 +28,23 @@ func (c *client) run(ctx context.Context, stmt string, queue string) error {
 	return c.execLock(ctx, true, stmt, queue)
 }
 
-// Reported once, at the first text that locks in the transaction the
-// helper begins (as for any transaction).
+// Each text that locks is reported, at its lock clause, naming the
+// transaction the helper begins: two locks through one helper are two.
 func (c *client) Pause(ctx context.Context, queue string) error {
-	stmt := "SELECT name FROM queues WHERE name = $1 FOR UPDATE"
-	return c.execLock(ctx, true, stmt, queue) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at sinks.go:15`
+	stmt := "SELECT name FROM queues WHERE name = $1 FOR UPDATE" // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at sinks.go:15`
+	return c.execLock(ctx, true, stmt, queue)
 }
 
 func (c *client) Resume(ctx context.Context, queue string) error {
-	return c.run(ctx, "SELECT name FROM queues WHERE name = $1 FOR UPDATE", queue)
+	return c.run(ctx, "SELECT name FROM queues WHERE name = $1 FOR UPDATE", queue) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at sinks.go:15`
+}
+
+// Negative twin: the same helper, its call re-run on 40001 by the runtime
+// (the helper begins a fresh transaction on each attempt).
+func (c *client) PauseRetried(ctx context.Context, queue string) error {
+	return occ.RunTxWithRetryVoid(ctx, c.db, func(*sql.Tx) error {
+		return c.execLock(ctx, true, "SELECT name FROM queues WHERE name = $2 FOR UPDATE", queue)
+	})
 }
 
 // The same through a query function of a query function.
@@ -60,7 +68,7 @@ func (a *admin) execOn(ctx context.Context, tx *sql.Tx, query string, args ...an
 }
 
 func (a *admin) Drain(ctx context.Context, queue string) error {
-	return a.exec(ctx, "SELECT name FROM queues WHERE name = $1 FOR UPDATE", queue) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at sinks.go:46`
+	return a.exec(ctx, "SELECT name FROM queues WHERE name = $1 FOR UPDATE", queue) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at sinks.go:54`
 }
 
 // Negatives: a text that locks nothing, through the same helpers.
@@ -77,12 +85,12 @@ func (p *pool) run(ctx context.Context, name string, query string, args ...any) 
 }
 
 func (p *pool) Claim(ctx context.Context) error {
-	return p.run(ctx, "claim", fetchJobs, 1) // want `DSQL005 lock-without-retry: this statement locks FOR UPDATE outside any transaction`
+	return p.run(ctx, "claim", "WITH j AS (SELECT id FROM jobs WHERE id = $1 FOR UPDATE) UPDATE jobs SET state = 1 FROM j WHERE jobs.id = j.id") // want `DSQL005 lock-without-retry: this statement locks FOR UPDATE outside any transaction`
 }
 
 // Negative: the same call in a closure the runtime re-runs on 40001.
 func (p *pool) ClaimRetried(ctx context.Context) error {
 	return occ.RunTxWithRetryVoid(ctx, p.db, func(*sql.Tx) error {
-		return p.run(ctx, "claim", fetchJobs, 1)
+		return p.run(ctx, "claim", "WITH j AS (SELECT id FROM jobs WHERE id = $2 FOR UPDATE) UPDATE jobs SET state = 1 FROM j WHERE jobs.id = j.id")
 	})
 }

@@ -89,8 +89,8 @@ func Renew(ctx context.Context, db *sql.DB, id string) error {
 	return commit()
 }
 
-// Negative twin: the transaction comes from the context; whoever began it
-// answers for its retry.
+// The transaction comes from the context: nothing shows that whoever began
+// it retries it, so the lock is reported.
 func Own(ctx context.Context, id string) error {
 	tx := txutil.Current(ctx)
 	return store.LockOwned(ctx, tx, id)

@@ -48,9 +48,10 @@ func LockLease(ctx context.Context, tx *sql.Tx, id string) error {
 	return err
 }
 
-// LockOwned locks a row in a transaction its caller found in the context.
+// LockOwned locks a row in a transaction its caller found in the context:
+// no retry is shown around it, wherever it was begun.
 func LockOwned(ctx context.Context, tx *sql.Tx, id string) error {
-	_, err := tx.ExecContext(ctx, "SELECT 1 FROM owners WHERE id = $1 FOR UPDATE", id)
+	_, err := tx.ExecContext(ctx, "SELECT 1 FROM owners WHERE id = $1 FOR UPDATE", id) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs on a transaction dsqllint does not trace to its Begin`
 	return err
 }
 
@@ -109,17 +110,18 @@ func ReadTask(ctx context.Context, tx *sql.Tx, id int, ordered bool) error {
 }
 
 // fetchJobs locks in a CTE and writes, one statement on the pool.
-const fetchJobs = "WITH n AS (SELECT id FROM jobs WHERE state = 'available' LIMIT 1 FOR UPDATE) UPDATE jobs SET state = 'running' FROM n WHERE jobs.id = n.id"
+const fetchJobs = "WITH n AS (SELECT id FROM jobs WHERE state = 'available' LIMIT 1 FOR UPDATE) UPDATE jobs SET state = 'running' FROM n WHERE jobs.id = n.id" // want `DSQL005 lock-without-retry: this statement locks FOR UPDATE outside any transaction`
 
 // FetchJob runs it outside any transaction: whether it is retried is for
 // its callers to say.
 func FetchJob(ctx context.Context, db *sql.DB) error {
-	_, err := db.ExecContext(ctx, fetchJobs) // want `DSQL005 lock-without-retry: this statement locks FOR UPDATE outside any transaction`
+	_, err := db.ExecContext(ctx, fetchJobs)
 	return err
 }
 
-// FetchJobRetried is the same, and its one caller re-runs it on 40001.
+// FetchJobRetried is the same statement, and its one caller re-runs it on
+// 40001.
 func FetchJobRetried(ctx context.Context, db *sql.DB) error {
-	_, err := db.ExecContext(ctx, fetchJobs)
+	_, err := db.ExecContext(ctx, "WITH n AS (SELECT id FROM jobs WHERE state = 'available' LIMIT 2 FOR UPDATE) UPDATE jobs SET state = 'running' FROM n WHERE jobs.id = n.id")
 	return err
 }

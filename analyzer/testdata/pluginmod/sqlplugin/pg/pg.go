@@ -14,7 +14,7 @@ func init() {
 }
 
 const (
-	lockShardQry = `SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE`
+	lockShardQry = `SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE` // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at store.go:22`
 	// Fenced by the lock above, whose range_id the store compares first.
 	updateShardQry = `UPDATE shards SET range_id = $1, data = $2 WHERE shard_id = $3`
 	casShardQry    = `UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3`
@@ -66,7 +66,7 @@ func (pdb *db) ExecContext(ctx context.Context, query string, args ...any) (sql.
 
 func (pdb *db) WriteLockShards(ctx context.Context, shardID int32) (int64, error) {
 	var rangeID int64
-	err := pdb.GetContext(ctx, &rangeID, lockShardQry, shardID) // want `DSQL005 lock-without-retry: SELECT ... FOR UPDATE runs in the transaction begun at store.go:22`
+	err := pdb.GetContext(ctx, &rangeID, lockShardQry, shardID)
 	return rangeID, err
 }
 

@@ -1,0 +1,710 @@
+package txflow
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/dsqllint/dsqllint/rules"
+)
+
+// DSQL005 is judged at each lock site, once, whatever runs it: a lock is
+// unretried unless every way it runs is shown to lead into a construct
+// that re-runs a fresh transaction on SQLSTATE 40001. The judgement walks
+// back from each run of a lock — through the calls that hand its
+// transaction down, interface methods, closures and the package's own
+// query functions — to where the transaction begins, or to the statement
+// itself when it runs outside a transaction, and asks whether a retry
+// surrounds that point. A retry between the Begin and the lock re-runs
+// the lock in the same transaction, which DSQL has already doomed: it does
+// not count.
+//
+// Two worlds: the module stage (closed) sees every caller in the module,
+// so a lock whose transaction comes from no caller it knows, a text used
+// where no known query call runs it, and every lock of a module that
+// retries nothing at all are reported. A package alone (open: go vet,
+// golangci-lint) does not know its callers: it reports what it shows
+// unretried — a Begin, or a statement on a pool, with no retry around it
+// in the package — and is silent where the trail leaves the package.
+
+// Related information of DSQL005 findings.
+const (
+	runRelated        = "it runs here, outside any transaction"
+	unfollowedRelated = "its text is used here; dsqllint cannot tell where it runs"
+	untracedRelated   = "it runs here, on a handle not traced to its Begin"
+	retryRelated      = "this retry on SQLSTATE 40001 does not cover it"
+	rootRelated       = "its transaction comes from the callers of this function, none of which the module retries"
+)
+
+// lockGraph indexes the summaries for DSQL005.
+type lockGraph struct {
+	fset      *token.FileSet
+	open      bool
+	sums      []*Summary
+	calls     map[string][]callOf  // by callee key
+	out       map[string][]callOf  // by caller key
+	passes    map[passKey]passOf   // by callee, call and argument
+	ifaces    map[string][]string  // implementation → interface methods
+	impls     map[string][]string  // interface method → implementations
+	binds     map[string][]Closure // function → where it is passed as a closure
+	bound     map[string][]Closure // ParamKey → closures bound to it
+	returns   map[result]Return    // transactions helpers return
+	helpers   map[string]bool      // retry helpers
+	retries   []Retry              // every retry construct
+	unretried map[string]bool      // functions some unretried path reaches
+	entries   map[string][]entry   // the ways into each function
+	memo      map[memoKey]verdict
+}
+
+type callOf struct {
+	Call
+	sum *Summary
+}
+
+type passOf struct {
+	Pass
+	sum *Summary
+}
+
+type passKey struct {
+	callee string
+	pos    token.Pos
+	arg    int
+}
+
+// handle is what a statement or a call argument runs on, in a function.
+type handle struct {
+	param int // parameter index, ReceiverArg, or NoHandle
+	begin int // Begins index of sum, or -1
+	pool  bool
+	pgx   bool
+	sum   *Summary
+}
+
+type memoKey struct {
+	fn    string
+	param int
+	ctx   bool
+}
+
+// verdict is the judgement of one way a lock runs: ok when a retry is
+// shown around it; else why not.
+type verdict struct {
+	ok bool
+	// begin is the transaction's Begin when it is known (sum's Begins),
+	// pool the statement's run outside any transaction, untraced a run on
+	// a handle not traced to a Begin or a pool, unfollowed a use of the
+	// text no known query call runs, root the function whose callers the
+	// module does not show.
+	begin      *Begin
+	beginSum   *Summary
+	pool       bool
+	pgx        bool
+	untraced   bool
+	unfollowed bool
+	root       string
+	at         token.Pos
+	// path are the calls from the Begin (or the outermost caller) down
+	// to the lock.
+	path []hop
+	// trace explains the decision, for -why.
+	trace []string
+}
+
+func newLockGraph(fset *token.FileSet, sums []*Summary, open bool) *lockGraph {
+	g := &lockGraph{fset: fset, open: open, sums: sums,
+		calls: map[string][]callOf{}, out: map[string][]callOf{}, passes: map[passKey]passOf{},
+		ifaces: map[string][]string{}, impls: map[string][]string{}, binds: map[string][]Closure{}, bound: map[string][]Closure{},
+		returns: map[result]Return{}, helpers: map[string]bool{}, memo: map[memoKey]verdict{}}
+	seen := map[Call]bool{}
+	for _, s := range sums {
+		for _, c := range s.Calls {
+			if c.Test || seen[c] {
+				continue // a test's calls say nothing of how the program retries; a test variant repeats its package's
+			}
+			seen[c] = true
+			g.calls[c.Callee] = append(g.calls[c.Callee], callOf{c, s})
+			g.out[c.From] = append(g.out[c.From], callOf{c, s})
+		}
+		for _, p := range s.Passes {
+			g.passes[passKey{p.Callee, p.Pos, p.Arg}] = passOf{p, s}
+		}
+		for _, im := range s.Impls {
+			g.ifaces[im.Method] = append(g.ifaces[im.Method], im.Iface)
+			g.impls[im.Iface] = append(g.impls[im.Iface], im.Method)
+		}
+		for _, cl := range s.Closures {
+			g.binds[cl.Fn] = append(g.binds[cl.Fn], cl)
+			k := ParamKey(cl.Callee, cl.Arg)
+			g.bound[k] = append(g.bound[k], cl)
+		}
+		for _, r := range s.Returns {
+			g.returns[result{r.Func, r.Result}] = r
+		}
+		for _, r := range s.Retries {
+			g.retries = append(g.retries, r)
+			if r.Helper != "" {
+				g.helpers[r.Helper] = true
+			}
+		}
+	}
+	g.unretried = g.unretriedFuncs()
+	return g
+}
+
+// incoming are the calls that run fn: of fn itself, of the interface
+// methods it implements, and of the function-typed parameters it is
+// bound to. For a binding, the closure runs inside the call that passes
+// it (retried with it).
+type edge struct {
+	callOf
+	// callee is the key the call names (fn, an interface method, a
+	// ParamKey); bind the binding that made fn run there, if any.
+	callee string
+	bind   *Closure
+}
+
+func (g *lockGraph) incoming(fn string) []edge {
+	var out []edge
+	for _, c := range g.calls[fn] {
+		out = append(out, edge{callOf: c, callee: fn})
+	}
+	for _, m := range g.ifaces[fn] {
+		for _, c := range g.calls[m] {
+			out = append(out, edge{callOf: c, callee: m})
+		}
+	}
+	for i := range g.binds[fn] {
+		b := &g.binds[fn][i]
+		k := ParamKey(b.Callee, b.Arg)
+		for _, c := range g.calls[k] {
+			out = append(out, edge{callOf: c, callee: k, bind: b})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
+	return out
+}
+
+// retriedEdge reports an edge a retry surrounds: the call, or the call
+// that handed fn over as a closure (to a retry helper, or inside a retry).
+func (g *lockGraph) retriedEdge(e edge) bool {
+	return e.Retried || (e.bind != nil && (e.bind.Retried || g.helpers[e.bind.Callee]))
+}
+
+// entry is a way into a function: a call, or a closure handed to the
+// function at to, made in from at pos; retried says a retry surrounds it
+// (why: "inside a retry", "handed to the retry helper X").
+type entry struct {
+	from    string
+	pos     token.Pos
+	retried bool
+	why     string
+}
+
+// unretriedFuncs returns the functions some path from an entry point
+// reaches with no retry on the way: an entry point is a function no call
+// of the module runs (main, an exported API, a handler registered as a
+// value); a call inside a retry starts no unretried path. A closure runs
+// inside the call that passes it, retried when that call is, or when the
+// function it is passed to re-runs it in a retry at every call. It also
+// fills g.entries.
+func (g *lockGraph) unretriedFuncs() map[string]bool {
+	g.entries = map[string][]entry{}
+	out := map[string][]string{}
+	funcs := map[string]bool{}
+	add := func(from, to string, pos token.Pos, retried bool, why string) {
+		g.entries[to] = append(g.entries[to], entry{from, pos, retried, why})
+		if !retried {
+			out[from] = append(out[from], to)
+		}
+		funcs[from], funcs[to] = true, true
+	}
+	for _, cs := range g.calls {
+		for _, c := range cs {
+			if len(g.bound[c.Callee]) > 0 || strings.Contains(c.Callee, "#") {
+				funcs[c.From] = true
+				continue // a function parameter runs what its binding says
+			}
+			add(c.From, c.Callee, c.Pos, c.Retried, "inside a retry on 40001")
+			for _, im := range g.impls[c.Callee] {
+				add(c.From, im, c.Pos, c.Retried, "inside a retry on 40001")
+			}
+		}
+	}
+	for _, bs := range g.bound {
+		for _, b := range bs {
+			switch {
+			case b.Retried:
+				add(b.From, b.Fn, b.Pos, true, "inside a retry on 40001")
+			case g.helpers[b.Callee] || g.retriesParam(ParamKey(b.Callee, b.Arg)):
+				add(b.From, b.Fn, b.Pos, true, "handing it to "+g.name(b.Callee)+", which re-runs it on 40001")
+			default:
+				add(b.From, b.Fn, b.Pos, false, "")
+			}
+		}
+	}
+	for _, s := range g.sums {
+		for _, r := range s.Runs {
+			funcs[r.Func] = true
+			for _, p := range r.Via {
+				funcs[p.Func] = true
+			}
+		}
+		for _, b := range s.Begins {
+			funcs[b.Func] = true
+		}
+	}
+	for _, es := range g.entries {
+		sort.SliceStable(es, func(i, j int) bool { return es[i].pos < es[j].pos })
+	}
+	un := map[string]bool{}
+	var queue []string
+	mark := func(f string) {
+		if !un[f] {
+			un[f] = true
+			queue = append(queue, f)
+		}
+	}
+	for f := range funcs {
+		if len(g.entries[f]) == 0 {
+			mark(f)
+		}
+	}
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		for _, to := range out[f] {
+			mark(to)
+		}
+	}
+	return un
+}
+
+// retriesParam reports whether every call of the function parameter k
+// (a ParamKey) runs inside a retry: its function is a retry helper for
+// what it is given.
+func (g *lockGraph) retriesParam(k string) bool {
+	cs := g.calls[k]
+	for _, c := range cs {
+		if !c.Retried {
+			return false
+		}
+	}
+	return len(cs) > 0
+}
+
+// fnRetried reports whether every way fn runs is inside a retry; pins
+// narrow it to one chain of calls.
+func (g *lockGraph) fnRetried(fn string, pins []Pin) bool {
+	if len(pins) > 0 {
+		return pins[0].Retried || g.fnRetried(pins[0].Func, pins[1:])
+	}
+	if g.open && len(g.incoming(fn)) == 0 {
+		return false // a package function no one in the package calls: its callers may retry, or not
+	}
+	return !g.unretried[fn]
+}
+
+// retriedBy explains fnRetried: one chain of calls from fn up to one
+// inside a retry, and how many other ways into each function there are.
+func (g *lockGraph) retriedBy(fn string, pins []Pin) []string {
+	var out []string
+	indent := "  "
+	for range 8 {
+		var e entry
+		others := 0
+		if len(pins) > 0 {
+			e = entry{pins[0].Func, pins[0].Pos, pins[0].Retried, "inside a retry on 40001"}
+			pins = pins[1:]
+		} else {
+			es := g.entries[fn]
+			if len(es) == 0 {
+				return out
+			}
+			e, others = es[0], len(es)-1
+			for _, x := range es {
+				if x.retried {
+					e = x // the retry itself, where there is one
+					break
+				}
+			}
+		}
+		line := fmt.Sprintf("%s%s: %s calls it", indent, g.posString(e.pos), g.name(e.from))
+		if e.retried {
+			line += " " + e.why
+		}
+		if others > 0 {
+			line += fmt.Sprintf(" (and %d more ways in, each retried too)", others)
+		}
+		out = append(out, line)
+		if e.retried {
+			return out
+		}
+		fn, indent = e.from, indent+"  "
+	}
+	return out
+}
+
+// judgeRun judges one run of a lock.
+func (g *lockGraph) judgeRun(s *Summary, r LockRun) verdict {
+	h := handle{param: r.Param, begin: r.Begin, pool: r.Pool, pgx: r.PGX, sum: s}
+	if r.Unfollowed {
+		v := g.covered(r.Func, handle{param: NoHandle, begin: -1, sum: s}, r.Retried, r.Via, 0, map[memoKey]bool{})
+		if !v.ok {
+			v.unfollowed, v.untraced, v.pool, v.at = true, false, false, r.Pos
+			v.trace = append([]string{fmt.Sprintf("%s: the text is used in %s, no known query call: where it runs is not followed", g.posString(r.Pos), g.name(r.Func))}, v.trace...)
+		}
+		return v
+	}
+	v := g.covered(r.Func, h, r.Retried, r.Via, 0, map[memoKey]bool{})
+	if (v.pool || v.untraced) && v.at == token.NoPos {
+		v.at = r.Pos
+	}
+	return v
+}
+
+// covered judges a statement run in fn on handle h; ctx says a retry
+// already surrounds it (between the point judged and the statement).
+func (g *lockGraph) covered(fn string, h handle, ctx bool, pins []Pin, depth int, visiting map[memoKey]bool) verdict {
+	name := g.name(fn)
+	if h.begin >= 0 {
+		b := &h.sum.Begins[h.begin]
+		if b.Via == "" || g.returnsTx(b.Via, b.Result) {
+			if b.Func != fn {
+				// Run in a closure the function that begins makes: judged
+				// where the Begin is.
+				fn, name, pins = b.Func, g.name(b.Func), nil
+			}
+			switch {
+			case b.Retried:
+				return verdict{ok: true, trace: []string{fmt.Sprintf("%s: the transaction begins in %s, inside a retry on 40001", g.posString(b.Pos), name)}}
+			case g.fnRetried(fn, pins):
+				return verdict{ok: true, trace: append([]string{fmt.Sprintf("%s: the transaction begins in %s, which runs only inside retries on 40001:", g.posString(b.Pos), name)}, g.retriedBy(fn, pins)...)}
+			}
+			return verdict{begin: b, beginSum: h.sum, trace: []string{fmt.Sprintf("%s: the transaction begins in %s, outside any retry on 40001", g.posString(b.Pos), name)}}
+		}
+		h = handle{param: NoHandle, begin: -1, sum: h.sum} // the helper's result is no transaction it begins
+	}
+	if h.pool || h.param == NoHandle || depth > maxPassDepth {
+		what := "on a handle dsqllint does not follow (a struct field, a value of unknown make)"
+		if h.pool {
+			what = "on a pool, outside any transaction"
+		}
+		switch {
+		case ctx:
+			return verdict{ok: true, trace: []string{fmt.Sprintf("it runs in %s %s, inside a retry on 40001", name, what)}}
+		case g.fnRetried(fn, pins):
+			return verdict{ok: true, trace: append([]string{fmt.Sprintf("it runs in %s %s; %s runs only inside retries on 40001:", name, what, name)}, g.retriedBy(fn, pins)...)}
+		case g.open && !h.pool:
+			return verdict{ok: true, trace: []string{fmt.Sprintf("it runs in %s %s: not judged one package at a time", name, what)}}
+		}
+		return verdict{pool: h.pool, untraced: !h.pool, pgx: h.pgx, trace: []string{fmt.Sprintf("it runs in %s %s, and no retry on 40001 surrounds it", name, what)}}
+	}
+	// A parameter or the receiver: judged at every call that hands it over.
+	key := memoKey{fn, h.param, ctx}
+	if len(pins) == 0 {
+		if v, ok := g.memo[key]; ok {
+			return v
+		}
+		if visiting[key] {
+			return verdict{ok: true} // a recursive call adds no way in
+		}
+		visiting[key] = true
+		defer delete(visiting, key)
+	}
+	var edges []edge
+	for _, e := range g.incoming(fn) {
+		if len(pins) > 0 && e.Pos != pins[0].Pos {
+			continue
+		}
+		edges = append(edges, e)
+	}
+	what := "its parameter"
+	if h.param == ReceiverArg {
+		what = "its receiver"
+	}
+	if len(edges) == 0 {
+		switch {
+		case ctx:
+			return verdict{ok: true, trace: []string{fmt.Sprintf("it runs in %s on %s, inside a retry on 40001", name, what)}}
+		case g.open:
+			return verdict{ok: true, trace: []string{fmt.Sprintf("it runs in %s on %s, which no call of the package hands over: not judged one package at a time", name, what)}}
+		}
+		return verdict{root: fn, trace: []string{fmt.Sprintf("it runs in %s on %s, and no call in the module hands it a transaction inside a retry on 40001", name, what)}}
+	}
+	var out verdict
+	out.ok = true
+	for _, e := range edges {
+		arg := h.param
+		var next handle
+		if p, ok := g.passes[passKey{e.callee, e.Pos, arg}]; ok {
+			next = handle{param: p.Param, begin: p.Begin, pool: p.Pool, pgx: p.PGX, sum: p.sum}
+		} else {
+			next = handle{param: NoHandle, begin: -1, sum: e.sum}
+		}
+		var rest []Pin
+		switch {
+		case len(pins) > 0:
+			rest = pins[1:]
+		case e.bind != nil:
+			// The closure runs inside the call that passed it: that call
+			// is the one that runs the function calling it.
+			rest = []Pin{{Func: e.bind.From, Pos: e.bind.Pos, Retried: e.bind.Retried}}
+		}
+		v := g.covered(e.From, next, ctx || g.retriedEdge(e), rest, depth+1, visiting)
+		v.trace = append(v.trace, fmt.Sprintf("%s: %s calls %s, handing over %s", g.posString(e.Pos), g.name(e.From), name, what))
+		if !v.ok {
+			v.path = append(v.path, hop{pos: e.Pos, name: e.callee, from: e.From})
+			out = v
+			break
+		}
+		out.trace = append(out.trace, v.trace...)
+	}
+	if len(pins) == 0 {
+		g.memo[key] = out
+	}
+	return out
+}
+
+// returnsTx reports whether result k of fn, or of an implementation of
+// the interface method fn, is a transaction it begins.
+func (g *lockGraph) returnsTx(fn string, k int) bool {
+	for _, f := range append([]string{fn}, g.impls[fn]...) {
+		if _, ok := g.returns[result{f, k}]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// name is how messages name a function: its short name, or the closure
+// by where it is written.
+func (g *lockGraph) name(key string) string {
+	if p, ok := strings.CutPrefix(key, "func@"); ok {
+		if n, err := strconv.Atoi(p); err == nil {
+			return "the closure at " + g.posString(token.Pos(n))
+		}
+	}
+	return shortName(key)
+}
+
+func (g *lockGraph) posString(pos token.Pos) string {
+	p := g.fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// Decision is DSQL005's judgement of one lock site: reported or not, and
+// the chain the analysis followed for each way the lock runs (-why).
+type Decision struct {
+	Pos      token.Pos
+	What     string
+	Reported bool
+	// Why holds a line per step, a run's header first.
+	Why []string
+}
+
+// siteOf is a lock site and its package.
+type siteOf struct {
+	LockSite
+	sum  *Summary
+	runs []runOf
+}
+
+type runOf struct {
+	LockRun
+	sum *Summary
+}
+
+// judgeSites judges every lock site of the summaries.
+func (g *lockGraph) judgeSites() ([]Finding, []Decision) {
+	sites := map[token.Pos]*siteOf{}
+	consts := map[string]*siteOf{}
+	var order []*siteOf
+	for _, s := range g.sums {
+		for _, l := range s.Locks {
+			if _, dup := sites[l.Pos]; dup {
+				continue
+			}
+			so := &siteOf{LockSite: l, sum: s}
+			sites[l.Pos] = so
+			order = append(order, so)
+			if l.Const != "" {
+				consts[l.Const] = so
+			}
+		}
+	}
+	for _, s := range g.sums {
+		for _, r := range s.Runs {
+			targets := map[*siteOf]bool{}
+			for _, p := range r.Sites {
+				if so := sites[p]; so != nil {
+					targets[so] = true
+				}
+			}
+			for _, k := range r.Consts {
+				if so := consts[k]; so != nil {
+					targets[so] = true
+				}
+			}
+			for so := range targets {
+				if !slices.ContainsFunc(so.runs, func(o runOf) bool { return o.Pos == r.Pos && o.Func == r.Func && len(o.Via) == len(r.Via) }) {
+					so.runs = append(so.runs, runOf{r, s}) // (a test variant repeats its package's runs)
+				}
+			}
+		}
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i].Pos < order[j].Pos })
+	noRetry := !g.open && len(g.retries) == 0
+	var findings []Finding
+	var decisions []Decision
+	for _, so := range order {
+		if so.Test || !so.sum.Enabled {
+			continue // a test's own locks race with nothing in production
+		}
+		d := Decision{Pos: so.Pos, What: so.What}
+		if so.Quiet {
+			d.Why = []string{"a dsqllint:ignore directive silences DSQL005 here"}
+			decisions = append(decisions, d)
+			continue
+		}
+		runs := slices.DeleteFunc(slices.Clone(so.runs), func(r runOf) bool { return r.Unfollowed })
+		if len(runs) == 0 {
+			runs = so.runs // only uses no query call runs: judge where they are
+		}
+		var bad []verdict
+		for _, r := range runs {
+			v := g.judgeRun(r.sum, r.LockRun)
+			d.Why = append(d.Why, fmt.Sprintf("run at %s in %s:", g.posString(r.Pos), g.name(r.Func)))
+			for _, line := range v.trace {
+				d.Why = append(d.Why, "  "+line)
+			}
+			if !v.ok {
+				bad = append(bad, v)
+			}
+		}
+		if len(runs) == 0 {
+			if g.open {
+				d.Why = append(d.Why, "no run of it in this package: not judged one package at a time")
+				decisions = append(decisions, d)
+				continue
+			}
+			d.Why = append(d.Why, "no call in the module runs it, and nothing uses it where a retry could be seen")
+			bad = append(bad, verdict{unfollowed: true})
+		}
+		if noRetry {
+			d.Why = append(d.Why, "nothing in the module retries a transaction on SQLSTATE 40001")
+		}
+		if len(bad) == 0 {
+			decisions = append(decisions, d)
+			continue
+		}
+		file := g.fset.Position(so.Pos).Filename
+		sort.SliceStable(bad, func(i, j int) bool { return g.worse(bad[i], bad[j], file) })
+		d.Reported = true
+		decisions = append(decisions, d)
+		findings = append(findings, Finding{Pkg: so.sum.Pkg, Diagnostic: g.lockDiagnostic(so, bad[0], noRetry)})
+	}
+	return findings, decisions
+}
+
+// worse orders the unretried ways a lock runs by how well a finding
+// naming them explains it: a Begin of the program first (then of a test
+// helper package), the shorter path first, one in the lock's file first.
+func (g *lockGraph) worse(a, b verdict, file string) bool {
+	rank := func(v verdict) int {
+		switch {
+		case v.begin != nil && !testSupport(v.beginSum.Pkg):
+			return 0
+		case v.pool:
+			return 1
+		case v.root != "":
+			return 2
+		case v.untraced:
+			return 3
+		case v.unfollowed:
+			return 4
+		}
+		return 5
+	}
+	if ra, rb := rank(a), rank(b); ra != rb {
+		return ra < rb
+	}
+	if len(a.path) != len(b.path) {
+		return len(a.path) < len(b.path)
+	}
+	here := func(v verdict) bool {
+		return v.begin != nil && g.fset.Position(v.begin.Pos).Filename == file
+	}
+	return here(a) && !here(b)
+}
+
+// lockDiagnostic is DSQL005 at a lock site, naming the way it runs
+// unretried.
+func (g *lockGraph) lockDiagnostic(so *siteOf, v verdict, noRetry bool) analysis.Diagnostic {
+	r := rules.LockWithoutRetry
+	lc := rules.LockContext{What: so.What, Exec: so.Exec, PGX: v.pgx, NoRetry: noRetry}
+	var related []analysis.RelatedInformation
+	switch {
+	case v.begin != nil:
+		lc.Begin, lc.PGX = g.posString(v.begin.Pos), v.begin.PGX
+		related = append(related, analysis.RelatedInformation{Pos: v.begin.Pos, Message: BeginRelated})
+	case v.pool:
+		lc.Pool = true
+		if v.at != token.NoPos && v.at != so.Pos {
+			related = append(related, analysis.RelatedInformation{Pos: v.at, Message: runRelated})
+		}
+	case v.root != "":
+		lc.Root = g.name(v.root)
+	case v.untraced:
+		lc.Untraced = true
+		if v.at != token.NoPos && v.at != so.Pos {
+			related = append(related, analysis.RelatedInformation{Pos: v.at, Message: untracedRelated})
+		}
+	default:
+		lc.Unfollowed = true
+		if v.at != token.NoPos && v.at != so.Pos {
+			related = append(related, analysis.RelatedInformation{Pos: v.at, Message: unfollowedRelated})
+		}
+	}
+	for _, h := range v.path {
+		related = append(related, analysis.RelatedInformation{Pos: h.pos, Message: "and is passed to " + hopName(h.name)})
+	}
+	if !noRetry {
+		for _, rt := range g.nearestRetries(so.Pos, 2) {
+			related = append(related, analysis.RelatedInformation{Pos: rt.Pos, Message: retryRelated})
+		}
+	}
+	return analysis.Diagnostic{Pos: so.Pos, End: so.End, Category: r.ID, URL: r.DocURL(),
+		Message: r.Prefix() + rules.LockRetryMessage(lc), Related: related}
+}
+
+// nearestRetries returns up to n retry constructs, those in the lock's
+// directory first.
+func (g *lockGraph) nearestRetries(pos token.Pos, n int) []Retry {
+	dir := filepath.Dir(g.fset.Position(pos).Filename)
+	rs := slices.Clone(g.retries)
+	sort.SliceStable(rs, func(i, j int) bool {
+		di := filepath.Dir(g.fset.Position(rs[i].Pos).Filename) == dir
+		dj := filepath.Dir(g.fset.Position(rs[j].Pos).Filename) == dir
+		if di != dj {
+			return di
+		}
+		return rs[i].Pos < rs[j].Pos
+	})
+	return rs[:min(n, len(rs))]
+}
+
+// PackageLocks judges a package's lock sites by what the package alone
+// shows (go vet, golangci-lint): a lock is reported where the package
+// begins its transaction, or runs it on a pool, with no retry around it;
+// a trail that leaves the package is not followed.
+func PackageLocks(fset *token.FileSet, s *Summary) []Finding {
+	fs, _ := newLockGraph(fset, []*Summary{s}, true).judgeSites()
+	return fs
+}
