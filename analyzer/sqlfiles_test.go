@@ -130,3 +130,35 @@ func TestPositions(t *testing.T) {
 		t.Errorf("got %d diagnostics, want %d: %v", len(got), len(want), got)
 	}
 }
+
+// TestTemplatedSQLFile checks a migration written as a Go text/template:
+// its statements are judged, and each finding is at the line and column
+// of the source bytes, after the actions on the same line.
+func TestTemplatedSQLFile(t *testing.T) {
+	file := filepath.Join("testdata", "sql", "templated", "sessions.sql")
+	fset := token.NewFileSet()
+	diags, err := analyzer.CheckSQLFiles(analyzer.New(), fset, []string{file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSQLWants(t, fset, diags, []string{file})
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, s := range []string{"bigserial", "CREATE INDEX sessions_expiry", "CREATE INDEX {{ .Prefix }}"} {
+		off := strings.Index(string(src), s)
+		line := strings.Count(string(src[:off]), "\n") + 1
+		col := off - strings.LastIndex(string(src[:off]), "\n")
+		want = append(want, fmt.Sprintf("%d:%d", line, col))
+	}
+	var got []string
+	for _, d := range diags {
+		p := fset.Position(d.Pos)
+		got = append(got, fmt.Sprintf("%d:%d", p.Line, p.Column))
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("findings at %v, want %v", got, want)
+	}
+}

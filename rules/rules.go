@@ -110,6 +110,14 @@ func Check(ctx *Context, s *sqlparse.Script) []Finding {
 	// One report function for every rule and statement: a closure per call
 	// was most of the rules' allocations.
 	report := func(sp sqlparse.Span, msg string, fix *Fix) {
+		if fix != nil && len(s.Templates) > 0 {
+			for _, e := range fix.Edits {
+				if s.EditsTemplate(e.Span) {
+					fix = nil // the template's syntax is not ours to rewrite
+					break
+				}
+			}
+		}
 		out = append(out, Finding{Rule: cur, Span: sp, Message: cur.Prefix() + msg, Fix: fix})
 	}
 	ctx.Text = s.Text

@@ -6,9 +6,10 @@
 // (CGO_ENABLED=0), the same library compiled to WebAssembly (go-pgquery,
 // parser_nocgo.go), which returns the same tree. Work is layered so that most strings cost almost
 // nothing: [LooksLikeSQL] is a cheap prefilter; [Parse] lexes the text,
-// normalises driver placeholders (?, :name, @name, printf verbs) to
-// PostgreSQL syntax while keeping an offset map back to the source, splits
-// statements, and models each one (cached by content). The shapes most
+// normalises driver placeholders (?, :name, @name, printf verbs) and Go
+// text/template actions to PostgreSQL syntax while keeping an offset map
+// back to the source, splits statements, and models each one (cached by
+// content). The shapes most
 // persistence code writes (plain reads and inserts, fenced UPDATE and
 // DELETE, one-table locking reads) are modelled from their tokens, a tenth
 // of the cost; every other statement is parsed with pg_query, and the two

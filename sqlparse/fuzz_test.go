@@ -16,6 +16,8 @@ var fuzzSeeds = []string{
 	"SELECT 'unterminated", "/* nested /* comment */ */ SELECT 1", "SELECT $tag$ x $tag$",
 	"BEGIN ISOLATION LEVEL SERIALIZABLE; SAVEPOINT a; ROLLBACK TO a",
 	" WHERE shard_id = $1 FOR SHARE", "`quoted` ?| ?& @? ::int [1:2]",
+	"CREATE INDEX i ON {{ .Schema }}.t_{{.P}} (a); {{- if .X -}} SELECT '{{ x }}' {{/* c */}}{{ end }}",
+	"SELECT {{ \"}}\" }} {{ {{/* {{ */}} {{ `",
 }
 
 // FuzzNormalize checks the offset map: every mapped offset stays inside the

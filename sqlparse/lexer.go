@@ -18,6 +18,7 @@ const (
 	TokVerb     // printf verb such as %s, %[1]v, %%
 	TokOp       // operator characters
 	TokPunct    // ( ) [ ] , ; . :: :
+	TokTemplate // a Go text/template action {{ ... }} (template.go)
 )
 
 // Token is one lexical token; Start and End are byte offsets.
@@ -184,6 +185,10 @@ func lexOne(src string, i int) Token {
 			return Token{Kind: TokVerb, Start: i, End: j}
 		}
 		return lexOp(src, i)
+	case c == '{' && i+1 < n && src[i+1] == '{':
+		if j, ok := templateEnd(src, i); ok {
+			return Token{Kind: TokTemplate, Start: i, End: j}
+		}
 	case c == '(' || c == ')' || c == '[' || c == ']' || c == ',' || c == ';' || c == '.':
 		return Token{Kind: TokPunct, Start: i, End: i + 1}
 	case isOpChar(c):

@@ -206,6 +206,21 @@ type Script struct {
 	// Skipped says why the text was not parsed (too large, too deep, NUL
 	// bytes, invalid UTF-8); Stmts is then empty.
 	Skipped string
+	// Templates are the text/template actions ({{ .Schema }}, {{ if }}),
+	// which the statements read as a name or as nothing.
+	Templates []Span
+}
+
+// EditsTemplate reports whether replacing sp (inserting, when empty)
+// would change a template action: an edit of the text must leave the
+// template's own syntax to it.
+func (s *Script) EditsTemplate(sp Span) bool {
+	for _, a := range s.Templates {
+		if (sp.Start < a.End && sp.End > a.Start) || (sp.Start > a.Start && sp.Start < a.End) {
+			return true
+		}
+	}
+	return false
 }
 
 func containsHole(s string) bool {

@@ -38,6 +38,8 @@ type Normalized struct {
 	MySQLLocks []Span
 	// MaxDepth is the deepest parenthesis nesting seen.
 	MaxDepth int
+	// Templates are the source ranges of text/template actions.
+	Templates []Span
 	// toks are Text's tokens when Text is the source unchanged (no
 	// placeholder or clause rewritten), else nil: Parse then need not lex
 	// the first statement again.
@@ -47,8 +49,9 @@ type Normalized struct {
 // Span is a half-open byte range.
 type Span struct{ Start, End int }
 
-// Normalize rewrites driver placeholders to $n, printf verbs to an
-// identifier, backtick identifiers to double quotes, and the MySQL-only
+// Normalize rewrites driver placeholders to $n, printf verbs and
+// text/template actions that print to an identifier (other actions to
+// blanks), backtick identifiers to double quotes, and the MySQL-only
 // clauses the rules care about to their PostgreSQL spelling. Text inside
 // string literals and comments is never touched.
 //
@@ -111,7 +114,8 @@ func normalizeTokens(src string, toks []Token) *Normalized {
 		if t.Start < skipUntil {
 			continue
 		}
-		if t.Kind != TokSpace && t.Kind != TokComment && !(t.Kind == TokPunct && src[t.Start] == ';') {
+		prints := t.Kind == TokTemplate && templatePrints(t.Text(src))
+		if t.Kind != TokSpace && t.Kind != TokComment && !(t.Kind == TokPunct && src[t.Start] == ';') && (t.Kind != TokTemplate || prints) {
 			words = true
 		}
 		switch t.Kind {
@@ -174,11 +178,21 @@ func normalizeTokens(src string, toks []Token) *Normalized {
 				continue
 			}
 			setStyle(StyleVerb)
-			with := HoleIdent
-			if i > 0 && toks[i-1].End == t.Start && (toks[i-1].Kind == TokIdent || toks[i-1].Kind == TokVerb) {
-				with = "_" + HoleIdent // glued to a name: executions_%d (not to a placeholder: $1%s)
+			replace(t, hole(src, toks, i))
+		case TokTemplate:
+			// An action that prints stands for a name, as a printf verb
+			// does; the others print nothing and become blanks.
+			n.Templates = append(n.Templates, Span{t.Start, t.End})
+			if prints {
+				replace(t, hole(src, toks, i))
+				continue
 			}
-			replace(t, with)
+			for _, c := range []byte(t.Text(src)) {
+				if c != '\n' && c != '\r' {
+					c = ' '
+				}
+				b.WriteByte(c)
+			}
 		case TokQuoted:
 			if src[t.Start] == '`' {
 				inner := t.Text(src)
@@ -229,6 +243,23 @@ func normalizeTokens(src string, toks []Token) *Normalized {
 	n.Text = b.String()
 	n.addStmt(words, stmtStart, len(n.Text))
 	return n
+}
+
+// hole returns the identifier a run-time piece at toks[i] is written as:
+// glued to a name on its left (executions_%d, jobs_{{ .Suffix }}) it
+// continues the name; after a placeholder ($1%s) it does not.
+func hole(src string, toks []Token, i int) string {
+	if i > 0 && toks[i-1].End == toks[i].Start {
+		switch p := toks[i-1]; p.Kind {
+		case TokIdent, TokVerb:
+			return "_" + HoleIdent
+		case TokTemplate:
+			if templatePrints(p.Text(src)) {
+				return "_" + HoleIdent
+			}
+		}
+	}
+	return HoleIdent
 }
 
 // addStmt records [start,end) of text as a statement unless it holds only

@@ -45,7 +45,7 @@ func parse(text string) *Script {
 	if len(n.Stmts) > MaxStatements {
 		return &Script{Skipped: fmt.Sprintf("text has %d statements, over the limit of %d", len(n.Stmts), MaxStatements)}
 	}
-	s := &Script{Text: text, Style: n.Style, MaxParam: n.MaxParam, Stmts: make([]*Statement, 0, len(n.Stmts))}
+	s := &Script{Text: text, Style: n.Style, MaxParam: n.MaxParam, Stmts: make([]*Statement, 0, len(n.Stmts)), Templates: n.Templates}
 	for _, sp := range n.Stmts {
 		if sp.Start == 0 && n.toks != nil {
 			// The text is the source unchanged and this statement starts

@@ -70,6 +70,8 @@ var bareUtilityWords = map[string]bool{
 // word, nothing else: "lock held", "Lock Suite", "notify user". It parses,
 // but in a Go string of unknown role it is a message or a name far more
 // often than a statement; a query argument is judged as SQL all the same.
+// A first word in upper case is an SQL keyword as code writes one
+// ("TRUNCATE jobs", "LISTEN jobs"), so that text is a statement.
 func BareUtility(s string) bool {
 	var words [3]string
 	n := 0
@@ -100,8 +102,10 @@ func BareUtility(s string) bool {
 	if len(w) > len(buf) {
 		return false
 	}
+	upper := true
 	for i := 0; i < len(w); i++ {
+		upper = upper && w[i] >= 'A' && w[i] <= 'Z'
 		buf[i] = w[i] | 0x20
 	}
-	return bareUtilityWords[string(buf[:len(w)])]
+	return !upper && bareUtilityWords[string(buf[:len(w)])]
 }

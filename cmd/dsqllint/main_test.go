@@ -320,6 +320,26 @@ func TestFixSQLFile(t *testing.T) {
 	}
 }
 
+// TestFixTemplatedSQLFile checks -fix on a migration written as a Go
+// text/template: the fixes land around the actions, and a fix that would
+// rewrite one (TRUNCATE's, across an {{ if }}) is not applied.
+func TestFixTemplatedSQLFile(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "testdata/fixtemplate", dir)
+	if out, code := run(t, dir, bin, "-fix", "migration.sql"); code != 0 {
+		t.Fatalf("-fix: exit %d\n%s", code, out)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "migration.sql"))
+	want, _ := os.ReadFile(filepath.Join(dir, "migration.sql.golden"))
+	if string(got) != string(want) {
+		t.Errorf("fixed migration.sql:\n%s\nwant:\n%s", got, want)
+	}
+	out, code := run(t, dir, bin, "migration.sql")
+	if code != 3 || strings.Count(out, ": DSQL") != 1 || !strings.Contains(out, "migration.sql:9:1: DSQL105 unsupported-statement: TRUNCATE") {
+		t.Errorf("after -fix: exit %d\n%s", code, out)
+	}
+}
+
 // TestGoFixAndVetFix applies fixes through the go command.
 func TestGoFixAndVetFix(t *testing.T) {
 	for _, args := range [][]string{

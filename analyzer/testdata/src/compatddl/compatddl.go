@@ -40,3 +40,9 @@ func schema(ctx context.Context, db *sql.DB) {
 	db.ExecContext(ctx, "INSERT INTO users (email) VALUES ($1) ON CONFLICT (email) DO NOTHING RETURNING id", "a@b")
 	db.ExecContext(ctx, "WITH recent AS (SELECT id FROM users WHERE created_at > $1) SELECT count(*) FROM recent", 0)
 }
+
+// Queries rendered with text/template: an action that prints stands for a
+// name, the others for nothing.
+const createJobsIndex = "CREATE INDEX jobs_state ON {{ .Schema }}.jobs_{{ .Suffix }} (state)" // want `DSQL103 index-async: CREATE INDEX without ASYNC`
+
+const createJobsIndexAsync = "CREATE INDEX ASYNC jobs_state ON {{ .Schema }}.jobs ({{ if .ByQueue }}queue, {{ end }}state)"

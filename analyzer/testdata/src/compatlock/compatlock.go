@@ -1,5 +1,6 @@
 // Package compatlock holds lock wait policies, explicit locks and lock
-// scopes: DSQL006, DSQL007, DSQL008.
+// scopes: DSQL006, DSQL007, DSQL008; and two-word texts such as LOCK held,
+// prose or statement by how they are written.
 package compatlock
 
 import (
@@ -21,11 +22,17 @@ func suiteName() string { return "Lock Suite" }
 
 func emit(e event) string {
 	switch e.Name {
-	case "lock held", "notify user", "vacuum cleaner":
+	case "lock held", "notify user", "vacuum cleaner", "truncate text":
 		return "ok"
 	}
 	return ""
 }
+
+// Upper-case keywords are SQL: a statement constant, though nothing here
+// runs it.
+const truncateJobs = "TRUNCATE jobs" // want `DSQL105 unsupported-statement: TRUNCATE is not supported`
+
+const listenJobs = "LISTEN jobs" // want `DSQL105 unsupported-statement: LISTEN is not supported`
 
 // Run as a query, the same two words are SQL.
 const lockAccounts = "LOCK accounts" // want `DSQL007 explicit-lock: LOCK TABLE`
