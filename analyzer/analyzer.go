@@ -330,12 +330,11 @@ func (c *checker) lint(texts []*Text) {
 		msg      string
 	}
 	seen := map[reported]bool{}
-	for _, p := range parsed {
+	// check runs the rules (or only one) over a text and hands each
+	// finding, located and not suppressed, to report.
+	check := func(p *parsedText, fences *rules.Fences, only *rules.Rule, report func(analysis.Diagnostic)) {
 		t := p.text
-		if t.Ref || t.Generated {
-			continue // reported at the constant's declaration, or in the query file sqlc read
-		}
-		ctx := &rules.Context{Config: cfg, Style: p.script.Style, MaxParam: p.script.MaxParam, Fences: fences}
+		ctx := &rules.Context{Config: cfg, Style: p.script.Style, MaxParam: p.script.MaxParam, Fences: fences, Only: only}
 		if t.Node == nil {
 			ctx.Config = sqlFileCfg // a .sql file runs as its migration runner applies it
 		}
@@ -346,7 +345,7 @@ func (c *checker) lint(texts []*Text) {
 			ctx.LockedBefore = c.lockedAtEveryUse(locks, c.uses[t.Const])
 		}
 		// A test's setup writes rows no other process races for.
-		inTest := t.Node != nil && strings.HasSuffix(c.pass.Fset.File(t.Node.Pos()).Name(), "_test.go")
+		inTest := t.Node != nil && c.inTest(t.Node.Pos())
 		for _, f := range c.safeCheck(ctx, p) {
 			if inTest && f.Rule == rules.UnfencedWrite {
 				continue
@@ -360,10 +359,31 @@ func (c *checker) lint(texts []*Text) {
 			if sf, ok := fixer.SuggestedFix(t, f.Fix); ok {
 				d.SuggestedFixes = []analysis.SuggestedFix{sf}
 			}
-			c.pass.Report(d)
+			report(d)
+		}
+	}
+	var writes []*parsedText
+	for _, p := range parsed {
+		if p.text.Ref || p.text.Generated {
+			continue // reported at the constant's declaration, or in the query file sqlc read
+		}
+		check(p, fences, nil, c.pass.Report)
+		if slices.ContainsFunc(p.script.Stmts, func(st *sqlparse.Statement) bool { return st.Write != nil }) {
+			writes = append(writes, p)
 		}
 	}
 	c.reportDirectives(parsed)
+	// The module stage judges the writes again with what every package
+	// tells about fencing.
+	c.summary.Fences = fences
+	c.summary.Writes = func(module *rules.Fences) []analysis.Diagnostic {
+		clear(seen)
+		var out []analysis.Diagnostic
+		for _, p := range writes {
+			check(p, module, rules.UnfencedWrite, func(d analysis.Diagnostic) { out = append(out, d) })
+		}
+		return out
+	}
 }
 
 // safeCheck runs the rules; a rule that panics on this SQL becomes an

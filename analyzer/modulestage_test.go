@@ -20,6 +20,18 @@ import (
 // dsqllint command does: package by package, then the module stage.
 func runModule(t *testing.T, dir string) (*token.FileSet, []analysis.Diagnostic) {
 	t.Helper()
+	fset, diags, sums := runPackages(t, dir)
+	diags = txflow.Merge(txflow.Join(fset, sums), diags, // as the dsqllint command does
+		func(d analysis.Diagnostic) analysis.Diagnostic { return d },
+		func(_, d analysis.Diagnostic) analysis.Diagnostic { return d },
+		func(f txflow.Finding) analysis.Diagnostic { return f.Diagnostic })
+	return fset, diags
+}
+
+// runPackages analyses every package of the testdata module at dir, as go
+// vet would, and returns their summaries too.
+func runPackages(t *testing.T, dir string) (*token.FileSet, []analysis.Diagnostic, []*txflow.Summary) {
+	t.Helper()
 	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: dir}, "./...")
 	if err != nil {
 		t.Fatal(err)
@@ -41,10 +53,7 @@ func runModule(t *testing.T, dir string) (*token.FileSet, []analysis.Diagnostic)
 			sums = append(sums, s)
 		}
 	}
-	diags = txflow.Merge(txflow.Join(fset, sums), diags, // as the dsqllint command does
-		func(d analysis.Diagnostic) analysis.Diagnostic { return d },
-		func(f txflow.Finding) analysis.Diagnostic { return f.Diagnostic })
-	return fset, diags
+	return fset, diags, sums
 }
 
 // checkModuleWants matches diagnostics against the `// want` (Go) and
@@ -109,4 +118,24 @@ func TestSqlcQueryFiles(t *testing.T) {
 func TestModulePlugins(t *testing.T) {
 	fset, diags := runModule(t, "testdata/pluginmod")
 	checkModuleWants(t, "testdata/pluginmod", fset, diags)
+}
+
+// TestModuleFences: a table's owner column is assigned by a claim in one
+// package and compared by completions in another; the module stage learns
+// it is a guard (though part of a unique index and named by no list) and
+// finds the completions fenced, the key-only reset not. Package by
+// package, the completions look unfenced.
+func TestModuleFences(t *testing.T) {
+	fset, diags := runModule(t, "testdata/fencemod")
+	checkModuleWants(t, "testdata/fencemod", fset, diags)
+	fset, diags, _ = runPackages(t, "testdata/fencemod")
+	lines := map[int]bool{}
+	for _, d := range diags {
+		if p := fset.Position(d.Pos); d.Category == "DSQL003" && strings.HasSuffix(p.Filename, "complete.go") {
+			lines[p.Line] = true
+		}
+	}
+	if !lines[20] {
+		t.Errorf("package by package, Complete (line 20) looks unfenced; got DSQL003 at lines %v", lines)
+	}
 }

@@ -30,7 +30,7 @@ type usage struct {
 	compared map[string]bool // compared by any statement's WHERE
 	guarded  map[string]bool // compared beside the key that pins the row, in a write or a lock
 	locked   bool            // some SELECT locks its rows
-	keys     map[string]bool // the schema's primary and unique key columns
+	keys     map[string]bool // the schema's primary key columns
 }
 
 // NewFences returns an empty record.
@@ -41,12 +41,12 @@ func (f *Fences) table(cfg *Config, t sqlparse.Table) *usage {
 	if u == nil {
 		u = &usage{written: map[string]bool{}, compared: map[string]bool{}, guarded: map[string]bool{}, keys: map[string]bool{}}
 		if st := tableOf(cfg, t); st != nil {
-			// A key picks the row; compared beside another column it is
-			// part of the row's name, never its state.
-			for _, k := range st.Keys() {
-				for _, c := range k {
-					u.keys[c] = true
-				}
+			// The primary key picks the row; compared beside another
+			// column it is part of the row's name, never its state. A
+			// unique index may hold a column the module writes (a claim's
+			// worker): that one is state.
+			for _, c := range st.PrimaryKey {
+				u.keys[c] = true
 			}
 		}
 		f.tables[t.Name] = u
@@ -118,6 +118,36 @@ func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write) {
 				break
 			}
 		}
+	}
+}
+
+// Merge adds what o learned to f: the module's record is the union of its
+// packages'.
+func (f *Fences) Merge(o *Fences) {
+	if o == nil {
+		return
+	}
+	for name, ou := range o.tables {
+		u := f.tables[name]
+		if u == nil {
+			u = &usage{written: map[string]bool{}, compared: map[string]bool{}, guarded: map[string]bool{}, keys: map[string]bool{}}
+			f.tables[name] = u
+		}
+		for _, c := range ou.named {
+			if !slices.Contains(u.named, c) {
+				u.named = append(u.named, c)
+			}
+		}
+		sort.Strings(u.named)
+		for _, m := range [][2]map[string]bool{{u.written, ou.written}, {u.compared, ou.compared}, {u.guarded, ou.guarded}, {u.keys, ou.keys}} {
+			for k := range m[1] {
+				m[0][k] = true
+			}
+		}
+		u.locked = u.locked || ou.locked
+	}
+	for k := range o.filtered {
+		f.filtered[k] = true
 	}
 }
 

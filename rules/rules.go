@@ -95,6 +95,9 @@ type Context struct {
 	// on table for a key made of (a subset of) keys. Nil when the text is
 	// not inside a function.
 	LockedBefore func(at int, table string, keys []string) bool
+	// Only, when set, is the one rule Check runs (DSQL003 judged again
+	// with what the whole module tells about fencing).
+	Only *Rule
 	// Panics collects the rules that panicked during Check.
 	Panics []Panic
 }
@@ -123,7 +126,7 @@ func Check(ctx *Context, s *sqlparse.Script) []Finding {
 	ctx.Text = s.Text
 	for _, st := range s.Stmts {
 		for _, r := range all {
-			if r.check != nil && ctx.Config.Enabled(r.ID) {
+			if r.check != nil && ctx.Config.Enabled(r.ID) && (ctx.Only == nil || ctx.Only == r) {
 				cur = r
 				if n := len(out); !checkOne(ctx, r, st, report) {
 					out = out[:n] // drop what the rule reported before it panicked

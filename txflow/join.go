@@ -27,11 +27,11 @@ const maxPassDepth = 8
 //     its transaction begins;
 //   - DSQL004 where a caller drops the result of a compare-and-swap write
 //     another function hands back;
-//   - which package findings it overrules: every DSQL005 (the module
-//     judges each lock with every caller in view), and a DSQL003 at a
+//   - DSQL003 with what every package tells about fencing, except at a
 //     key-picked write that every transaction running it first locks FOR
 //     UPDATE by the same key and compares, or fences with a
-//     compare-and-swap write.
+//     compare-and-swap write. Its DSQL003 and DSQL005 replace the
+//     packages' (Merge).
 type Module struct {
 	fset     *token.FileSet
 	sums     []*Summary
@@ -86,6 +86,7 @@ func Join(fset *token.FileSet, sums []*Summary) *Module {
 		}
 	}
 	m.judgeWrites()
+	m.findings = append(m.findings, m.unfencedWrites()...)
 	locks, decisions := newLockGraph(fset, m.sums, false).judgeSites()
 	m.findings = append(m.findings, locks...)
 	m.decisions = decisions
@@ -100,42 +101,89 @@ func (m *Module) Decisions() []Decision { return m.decisions }
 // Findings are the module stage's own diagnostics.
 func (m *Module) Findings() []Finding { return m.findings }
 
-// Merge applies the module stage to the packages' diagnostics: it drops
-// those the module overrules and adds the module's findings, but not one
-// at a position where a package already reported the same rule (a lock
-// whose Begin the package saw). diag reads a D's diagnostic; wrap makes a
-// D of a module finding.
-func Merge[D any](m *Module, diags []D, diag func(D) analysis.Diagnostic, wrap func(Finding) D) []D {
+// Merge applies the module stage to the packages' diagnostics. The rules
+// the module judges again with every package in view (DSQL003, DSQL005)
+// replace the packages' verdicts: a package diagnostic the module also
+// makes takes the module's content (under each package that reported it,
+// a test variant included), one it does not make is dropped, and the
+// module's other findings are added. diag reads a D's diagnostic, with
+// sets it, wrap makes a D of a module finding.
+func Merge[D any](m *Module, diags []D, diag func(D) analysis.Diagnostic, with func(D, analysis.Diagnostic) D, wrap func(Finding) D) []D {
 	type at struct {
 		pos      token.Pos
 		category string
 	}
+	module := map[at]analysis.Diagnostic{}
+	for _, f := range m.findings {
+		if _, dup := module[at{f.Pos, f.Category}]; !dup {
+			module[at{f.Pos, f.Category}] = f.Diagnostic
+		}
+	}
 	reported := map[at]bool{}
 	var out []D
 	for _, d := range diags {
-		if dg := diag(d); !m.overrules(dg) {
-			out = append(out, d)
-			reported[at{dg.Pos, dg.Category}] = true
+		dg := diag(d)
+		k := at{dg.Pos, dg.Category}
+		if rejudged(dg.Category) {
+			md, ok := module[k]
+			if !ok {
+				continue // the module shows it wrong
+			}
+			d = with(d, md)
 		}
+		out = append(out, d)
+		reported[k] = true
 	}
 	for _, f := range m.findings {
-		if !reported[at{f.Pos, f.Category}] {
+		if k := (at{f.Pos, f.Category}); !reported[k] {
+			reported[k] = true
 			out = append(out, wrap(f))
 		}
 	}
 	return out
 }
 
-// overrules reports a package diagnostic the module stage shows wrong.
-func (m *Module) overrules(d analysis.Diagnostic) bool {
-	switch d.Category {
-	case "DSQL005":
-		return true // judged again with every caller in view
-	case "DSQL003":
-		for _, sp := range m.fenced {
-			if sp[0] <= d.Pos && d.Pos < sp[1] {
-				return true
+// rejudged reports the rules the module stage judges again, whole: its
+// verdict replaces the packages'.
+func rejudged(category string) bool {
+	return category == "DSQL005" || category == "DSQL003"
+}
+
+// unfencedWrites judges every package's writes (DSQL003) with what all
+// the module's statements tell about fencing, except those every
+// transaction running them fences first.
+func (m *Module) unfencedWrites() []Finding {
+	module := rules.NewFences()
+	for _, s := range m.sums {
+		module.Merge(s.Fences)
+	}
+	type key struct {
+		pos token.Pos
+		msg string
+	}
+	seen := map[key]bool{}
+	var out []Finding
+	for _, s := range m.sums {
+		if s.Writes == nil || !s.FenceEnabled {
+			continue
+		}
+		for _, d := range s.Writes(module) {
+			if seen[key{d.Pos, d.Message}] || m.fencedAt(d.Pos) {
+				continue
 			}
+			seen[key{d.Pos, d.Message}] = true
+			out = append(out, Finding{Pkg: s.Pkg, Diagnostic: d})
+		}
+	}
+	return out
+}
+
+// fencedAt reports a write text every transaction running it fences
+// with a lock or a compare-and-swap first.
+func (m *Module) fencedAt(pos token.Pos) bool {
+	for _, sp := range m.fenced {
+		if sp[0] <= pos && pos < sp[1] {
+			return true
 		}
 	}
 	return false

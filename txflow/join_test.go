@@ -56,8 +56,13 @@ func TestJoin(t *testing.T) {
 		fs[1].Pos != single || !strings.Contains(fs[1].Message, "outside any transaction") || !strings.Contains(fs[1].Message, "occ.ExecWithRetry") {
 		t.Fatalf("unretried: %+v", fs)
 	}
-	if !m.overrules(analysis.Diagnostic{Pos: single, Category: "DSQL005"}) {
-		t.Error("a package's DSQL005 is not left to the module stage")
+	// The module's verdict replaces a package's: a DSQL005 the module
+	// does not make is dropped, one it makes takes its message.
+	pkg := []analysis.Diagnostic{{Pos: single, Category: "DSQL005", Message: "package"}, {Pos: store.Pos(10), Category: "DSQL005", Message: "package"}}
+	merged := Merge(m, pkg, func(d analysis.Diagnostic) analysis.Diagnostic { return d },
+		func(_, d analysis.Diagnostic) analysis.Diagnostic { return d }, func(f Finding) analysis.Diagnostic { return f.Diagnostic })
+	if len(merged) != 2 || merged[0].Pos != single || merged[0].Message == "package" || merged[1].Pos != lock {
+		t.Errorf("merged: %+v", merged)
 	}
 
 	m = Join(fset, []*Summary{storeSum, service(true)})

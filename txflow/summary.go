@@ -3,6 +3,10 @@ package txflow
 import (
 	"fmt"
 	"go/token"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/dsqllint/dsqllint/rules"
 )
 
 // Summary is one package's contribution to the module stage.
@@ -43,6 +47,12 @@ type Summary struct {
 	// shown retried; Runs are the ways the package runs them.
 	Locks []LockSite
 	Runs  []LockRun
+	// Fences is what the package's statements tell about fencing, and
+	// Writes judges the package's writes again (DSQL003) with what the
+	// whole module tells: a table's owner column compared in one package
+	// and assigned in another fences writes in both.
+	Fences *rules.Fences
+	Writes func(module *rules.Fences) []analysis.Diagnostic
 	// CASResults are functions that return the result of a
 	// compare-and-swap write (`return tx.ExecContext(ctx, casQuery, ...)`,
 	// sqlc's :execresult), and Drops the calls of module functions whose

@@ -242,6 +242,7 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 		res.decisions = m.Decisions()
 		res.diags = txflow.Merge(m, res.diags,
 			func(d diag) analysis.Diagnostic { return d.Diagnostic },
+			func(d diag, ad analysis.Diagnostic) diag { d.Diagnostic = ad; return d },
 			func(f txflow.Finding) diag { return diag{pkg: pkgID[f.Pkg], Diagnostic: f.Diagnostic} })
 	}
 	if res.fset == nil {

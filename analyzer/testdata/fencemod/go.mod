@@ -1,0 +1,3 @@
+module example.com/fencemod
+
+go 1.25
