@@ -127,7 +127,7 @@ func defaultRetryFuncs() funcList {
 // for one: `isNonRetryable(err)` that only rules out a cancelled context
 // re-runs nothing on a conflict.
 var (
-	conflictWords = regexp.MustCompile(`(?i)serializ|isocc|occerror|40001`)
+	conflictWords = regexp.MustCompile(`(?i)serializationfail|serialization_fail|serializationerr|serialization fail|serialization error|could not serialize|isocc|occerror|40001`)
 	retryWords    = regexp.MustCompile(`(?i)retryable|isretry`)
 )
 
@@ -260,29 +260,36 @@ func (c *checker) checksConflict(n ast.Node, depth int) bool {
 		case *ast.BasicLit:
 			found = found || n.Kind == token.STRING && (strings.Contains(n.Value, "40001") || conflictWords.MatchString(n.Value))
 		case *ast.Ident:
+			obj := c.pass.TypesInfo.Uses[n]
 			switch {
 			case conflictWords.MatchString(n.Name):
 				found = true
 			case retryWords.MatchString(n.Name):
-				// A predicate or an error value of the package is judged
-				// by what it checks or holds; another package's by name.
-				switch obj := c.pass.TypesInfo.Uses[n].(type) {
-				case *types.Func:
-					if fd := c.funcs[obj]; fd != nil {
-						found = depth > 0 && c.checksConflict(fd.Body, depth-1)
-					} else {
-						found = true
-					}
-				case *types.Var:
-					if def, ok := c.defs[obj]; ok && obj.Pkg() == c.pass.Pkg {
-						found = depth > 0 && c.checksConflict(def, depth-1)
-					}
+				// A predicate of the package is judged by what it
+				// checks; another package's by its name.
+				if fd := c.funcs[asFunc(obj)]; fd != nil {
+					found = depth > 0 && c.checksConflict(fd.Body, depth-1)
+				} else {
+					found = obj == nil || asFunc(obj) != nil
+				}
+			}
+			// An error value of the package (errConflict =
+			// errors.New("40001")) is judged by what it holds.
+			if v, ok := obj.(*types.Var); ok && !found && depth > 0 && v.Pkg() == c.pass.Pkg && v.Parent() == v.Pkg().Scope() {
+				if def, ok := c.defs[v]; ok {
+					found = c.checksConflict(def, depth-1)
 				}
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+// asFunc returns obj as a function, or nil.
+func asFunc(obj types.Object) *types.Func {
+	fn, _ := obj.(*types.Func)
+	return fn
 }
 
 // observeCall handles calls that matter to the Go-flow rules as they are
