@@ -139,3 +139,11 @@ func TestModuleFences(t *testing.T) {
 		t.Errorf("package by package, Complete (line 20) looks unfenced; got DSQL003 at lines %v", lines)
 	}
 }
+
+// TestModuleMethodSets: an interface's implementation in a package that
+// does not import it is found by its method set; a compare-and-swap
+// result dropped through the interface is DSQL004, a read one is not.
+func TestModuleMethodSets(t *testing.T) {
+	fset, diags := runModule(t, "testdata/casmod")
+	checkModuleWants(t, "testdata/casmod", fset, diags)
+}

@@ -667,6 +667,16 @@ func (c *checker) summarizeImpls(s *txflow.Summary) {
 	for _, r := range s.CASResults {
 		relevant[r.Func] = true
 	}
+	for _, r := range s.Runs {
+		relevant[r.Func] = true
+	}
+	for _, cl := range s.Calls {
+		relevant[cl.From] = true
+	}
+	for _, b := range s.Begins {
+		relevant[b.Func] = true
+	}
+	c.summarizeMethodSets(s, relevant)
 	if len(relevant) == 0 {
 		return
 	}
@@ -691,6 +701,55 @@ func (c *checker) summarizeImpls(s *txflow.Summary) {
 			}
 		}
 	}
+}
+
+// summarizeMethodSets records the package's interfaces, and its types
+// with a relevant method, by their methods' names and signatures.
+func (c *checker) summarizeMethodSets(s *txflow.Summary, relevant map[string]bool) {
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		if it, ok := tn.Type().Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+			var ms txflow.MethodSet
+			for i := range it.NumMethods() {
+				ms = append(ms, txflow.Method{Key: c.key(it.Method(i)), Sig: methodSig(it.Method(i))})
+			}
+			s.Interfaces = append(s.Interfaces, ms)
+		}
+	}
+	if len(relevant) == 0 {
+		return
+	}
+	for _, ptr := range pointerTypes(c.pass.Pkg) {
+		if !c.hasRelevantMethod(ptr, relevant) {
+			continue
+		}
+		mset := types.NewMethodSet(ptr)
+		var ms txflow.MethodSet
+		for i := range mset.Len() {
+			fn := mset.At(i).Obj().(*types.Func)
+			ms = append(ms, txflow.Method{Key: c.key(fn), Sig: methodSig(fn)})
+		}
+		s.Types = append(s.Types, ms)
+	}
+}
+
+// methodSig spells a method's name and signature with package paths, the
+// same in every package of a load.
+func methodSig(fn *types.Func) string {
+	sig := fn.Type().(*types.Signature)
+	unnamed := func(t *types.Tuple) *types.Tuple {
+		vs := make([]*types.Var, t.Len())
+		for i := range vs {
+			vs[i] = types.NewParam(token.NoPos, nil, "", t.At(i).Type())
+		}
+		return types.NewTuple(vs...)
+	}
+	bare := types.NewSignatureType(nil, nil, nil, unnamed(sig.Params()), unnamed(sig.Results()), sig.Variadic())
+	return fn.Name() + types.TypeString(bare, func(p *types.Package) string { return p.Path() })
 }
 
 // moduleInterfaces returns the interfaces with methods that p and the

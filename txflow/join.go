@@ -78,12 +78,15 @@ func Join(fset *token.FileSet, sums []*Summary) *Module {
 			m.passes[p.From] = append(m.passes[p.From], p)
 		}
 		for _, im := range s.Impls {
-			m.impls[im.Iface] = append(m.impls[im.Iface], im.Method)
+			m.addImpl(im)
 		}
 		for _, cl := range s.Closures {
 			k := ParamKey(cl.Callee, cl.Arg)
 			m.closures[k] = append(m.closures[k], cl)
 		}
+	}
+	for _, im := range matchImpls(m.sums) {
+		m.addImpl(im)
 	}
 	m.judgeWrites()
 	m.findings = append(m.findings, m.unfencedWrites()...)
@@ -95,8 +98,52 @@ func Join(fset *token.FileSet, sums []*Summary) *Module {
 	return m
 }
 
+// addImpl records an implementation once.
+func (m *Module) addImpl(im Impl) {
+	if !slices.Contains(m.impls[im.Iface], im.Method) {
+		m.impls[im.Iface] = append(m.impls[im.Iface], im.Method)
+	}
+}
+
 // Decisions are DSQL005's judgements of every lock site, for -why.
 func (m *Module) Decisions() []Decision { return m.decisions }
+
+// matchImpls finds the implementations summaries record by method set:
+// each type whose methods include every method of an interface, by name
+// and signature, implements it. A package's own Impls see only the
+// interfaces it imports.
+func matchImpls(sums []*Summary) []Impl {
+	type typ struct {
+		bySig map[string]string
+	}
+	var types []typ
+	for _, s := range sums {
+		for _, t := range s.Types {
+			ty := typ{bySig: make(map[string]string, len(t))}
+			for _, m := range t {
+				ty.bySig[m.Sig] = m.Key
+			}
+			types = append(types, ty)
+		}
+	}
+	var out []Impl
+	for _, s := range sums {
+		for _, it := range s.Interfaces {
+		types:
+			for _, t := range types {
+				for _, m := range it {
+					if _, ok := t.bySig[m.Sig]; !ok {
+						continue types
+					}
+				}
+				for _, m := range it {
+					out = append(out, Impl{Iface: m.Key, Method: t.bySig[m.Sig]})
+				}
+			}
+		}
+	}
+	return out
+}
 
 // Findings are the module stage's own diagnostics.
 func (m *Module) Findings() []Finding { return m.findings }

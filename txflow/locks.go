@@ -136,8 +136,7 @@ func newLockGraph(fset *token.FileSet, sums []*Summary, open bool) *lockGraph {
 			g.passes[passKey{p.Callee, p.Pos, p.Arg}] = passOf{p, s}
 		}
 		for _, im := range s.Impls {
-			g.ifaces[im.Method] = append(g.ifaces[im.Method], im.Iface)
-			g.impls[im.Iface] = append(g.impls[im.Iface], im.Method)
+			g.addImpl(im)
 		}
 		for _, cl := range s.Closures {
 			g.binds[cl.Fn] = append(g.binds[cl.Fn], cl)
@@ -154,8 +153,19 @@ func newLockGraph(fset *token.FileSet, sums []*Summary, open bool) *lockGraph {
 			}
 		}
 	}
+	for _, im := range matchImpls(sums) {
+		g.addImpl(im)
+	}
 	g.unretried = g.unretriedFuncs()
 	return g
+}
+
+// addImpl records an implementation once.
+func (g *lockGraph) addImpl(im Impl) {
+	if !slices.Contains(g.impls[im.Iface], im.Method) {
+		g.impls[im.Iface] = append(g.impls[im.Iface], im.Method)
+		g.ifaces[im.Method] = append(g.ifaces[im.Method], im.Iface)
+	}
 }
 
 // incoming are the calls that run fn: of fn itself, of the interface

@@ -29,8 +29,14 @@ type Summary struct {
 	// Closures are the functions passed as arguments to module functions.
 	Closures []Closure
 	// Impls map the methods of the module's interfaces to the package's
-	// methods that implement them.
-	Impls []Impl
+	// methods that implement them. Interfaces and Types let the module
+	// stage find more: the package's interfaces, and its types that have
+	// a method the stage follows, each by its methods' names and
+	// signatures, so that a type matches an interface of a package it
+	// never imports.
+	Impls      []Impl
+	Interfaces []MethodSet
+	Types      []MethodSet
 	// Calls are the calls of module functions, of function-typed
 	// parameters, and of the closures and method values handed to code
 	// outside the module (which calls them where it is called), each with
@@ -97,6 +103,15 @@ type ParamStmt struct {
 // Impl is a method of the package implementing an interface method.
 type Impl struct {
 	Iface, Method string
+}
+
+// MethodSet is the method set of an interface or of a type (*T): each
+// method's key, and its name and signature spelled with package paths.
+type MethodSet []Method
+
+// Method is one method of a MethodSet.
+type Method struct {
+	Key, Sig string
 }
 
 // Closure is Fn passed as argument Arg of Callee by the call at Pos in

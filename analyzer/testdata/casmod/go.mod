@@ -1,0 +1,3 @@
+module example.com/casmod
+
+go 1.25
