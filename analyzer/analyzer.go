@@ -208,11 +208,13 @@ type checker struct {
 	// them, the fullest of its variants. A strings.Builder's WriteString
 	// calls are kept the same way, under the builder.
 	appends map[types.Object][]string
+	// appendOrigins are where the appended strings were written.
+	appendOrigins map[types.Object][][2]token.Pos
 	// builderSteps are the chains a squirrel builder variable defined once
 	// is extended with (`q = q.Where(...)`), in order.
 	builderSteps map[types.Object][]ast.Expr
 	// constReturns caches the constant strings a function returns.
-	constReturns map[*types.Func][]string
+	constReturns map[*types.Func][]ast.Expr
 	// queries, begins and flow findings feed the Go-flow rules.
 	queries []*queryCall
 	begins  []*beginCall
@@ -232,6 +234,12 @@ type checker struct {
 	funcArgs    []funcArg
 	varCalls    []varCall
 	implicit    []implicitCall
+	// ormLocks are FOR UPDATE locks spelled as Go (gorm clause.Locking,
+	// goqu and ent ForUpdate, bun For("UPDATE")), and lockFragments the
+	// bare lock clauses (" FOR UPDATE") code appends to queries: lock
+	// sites when no query text the package runs holds them.
+	ormLocks      []goLock
+	lockFragments []goLock
 	// retrySites are the constructs that re-run work on 40001, and
 	// retryLoops the loop bodies among them.
 	retrySites  []txflow.Retry
@@ -309,6 +317,9 @@ func (c *checker) lint(texts []*Text) {
 		p := &parsedText{text: t, script: s, dirs: c.sqlDirectives(t, s)}
 		parsed = append(parsed, p)
 		for _, st := range s.Stmts {
+			if l := st.Locks; st.Fragment && !t.Ref && len(l) > 0 && l[0].Strength == sqlparse.ForUpdate {
+				c.lockFragments = append(c.lockFragments, goLock{t.Pos(l[0].Span.Start, false), t.Pos(l[0].Span.End, true), t.Scope})
+			}
 			fences.Learn(cfg, st)
 			for _, l := range st.Locks {
 				if table, keys, ok := rules.LockKeys(l); ok && t.Scope != nil {

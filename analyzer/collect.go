@@ -17,20 +17,32 @@ import (
 // own functions.
 func (c *checker) collect() []*Text {
 	info := c.pass.TypesInfo
+	c.defs = map[types.Object]ast.Expr{}
 	for _, f := range c.pass.Files {
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok {
-				if fn, ok := info.Defs[fd.Name].(*types.Func); ok && fd.Body != nil {
-					c.funcs[fn] = fd
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if fn, ok := info.Defs[d.Name].(*types.Func); ok && d.Body != nil {
+					c.funcs[fn] = d
+				}
+			case *ast.GenDecl:
+				// Package variables first: a retry loop may check an error
+				// value declared further down (errConflict = ...).
+				for _, sp := range d.Specs {
+					if vs, ok := sp.(*ast.ValueSpec); ok && len(vs.Names) == 1 && len(vs.Values) == 1 {
+						if obj := info.Defs[vs.Names[0]]; obj != nil {
+							c.defs[obj] = vs.Values[0]
+						}
+					}
 				}
 			}
 		}
 	}
 	c.calls = map[ast.Node][]localCall{}
 	c.uses = map[types.Object][]*Text{}
-	c.defs = map[types.Object]ast.Expr{}
 	c.results = map[types.Object]ast.Expr{}
 	c.appends = map[types.Object][]string{}
+	c.appendOrigins = map[types.Object][][2]token.Pos{}
 	c.builderSteps = map[types.Object][]ast.Expr{}
 	c.loops = map[ast.Node]bool{}
 	c.helpers = map[*ast.FuncDecl]bool{}
@@ -132,7 +144,7 @@ func (c *checker) collect() []*Text {
 				}
 			case *ast.CompositeLit:
 				if db {
-					c.observeLiteral(n)
+					c.observeLiteral(n, scope)
 				}
 			case *ast.FuncLit:
 				if scope != nil {
@@ -294,6 +306,8 @@ func ident(e ast.Expr) *ast.Ident {
 // %s holes). It returns nil for expressions with no literal part.
 func (c *checker) textOf(e ast.Expr) *Text {
 	var b textBuilder
+	var origins [][2]token.Pos // what the opaque pieces were written as
+	var consts []types.Object
 	literals := 0
 	ok := true
 	var add func(e ast.Expr)
@@ -322,10 +336,14 @@ func (c *checker) textOf(e ast.Expr) *Text {
 		}
 		if v := c.constString(e); v != nil {
 			b.opaque(*v, e)
+			if k, isConst := c.pass.TypesInfo.Uses[ident(e)].(*types.Const); isConst {
+				consts = append(consts, k)
+			}
 			return
 		}
-		if v, ok := c.constResult(e); ok {
+		if v, r, ok := c.constResult(e); ok {
 			b.opaque(v, e) // d.ForUpdate(): the clause a dialect returns
+			origins = append(origins, [2]token.Pos{r.Pos(), r.End()})
 			return
 		}
 		b.opaque("%s", e) // a hole: normalised like a printf verb
@@ -335,7 +353,7 @@ func (c *checker) textOf(e ast.Expr) *Text {
 		return nil
 	}
 	t := b.text()
-	t.Node = e
+	t.Node, t.origins, t.consts = e, origins, consts
 	if v := c.constString(e); v != nil && *v != t.SQL {
 		return nil // the builder disagrees with the type checker; trust neither
 	}
@@ -354,40 +372,39 @@ func (c *checker) constString(e ast.Expr) *string {
 // constResult returns what a call of the package's own function, or of
 // an interface method the package's types implement, returns when every
 // return of it is a constant string: the longest of them, the fullest
-// variant (" FOR UPDATE" over the "" of a dialect that locks nothing).
-func (c *checker) constResult(e ast.Expr) (string, bool) {
+// variant (" FOR UPDATE" over the "" of a dialect that locks nothing),
+// and the expression that returns it.
+func (c *checker) constResult(e ast.Expr) (string, ast.Expr, bool) {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
-		return "", false
+		return "", nil, false
 	}
 	fn, _, ok := calleeOf(c.pass.TypesInfo, call)
 	if !ok {
-		return "", false
+		return "", nil, false
 	}
 	if c.constReturns == nil {
-		c.constReturns = map[*types.Func][]string{}
+		c.constReturns = map[*types.Func][]ast.Expr{}
 	}
-	vals, seen := c.constReturns[fn]
+	rets, seen := c.constReturns[fn]
 	if !seen {
-		vals = c.returnedConsts(fn)
-		c.constReturns[fn] = vals
+		rets = c.returnedConsts(fn)
+		c.constReturns[fn] = rets
 	}
-	if len(vals) == 0 {
-		return "", false
-	}
-	best := vals[0]
-	for _, v := range vals[1:] {
-		if len(v) > len(best) {
-			best = v
+	var best string
+	var at ast.Expr
+	for _, r := range rets {
+		if v := *c.constString(r); at == nil || len(v) > len(best) {
+			best, at = v, r
 		}
 	}
-	return best, true
+	return best, at, at != nil
 }
 
 // returnedConsts lists the constant strings fn returns — for an
 // interface method, the package's implementations do — or nil when some
 // return is not a constant.
-func (c *checker) returnedConsts(fn *types.Func) []string {
+func (c *checker) returnedConsts(fn *types.Func) []ast.Expr {
 	var decls []*ast.FuncDecl
 	if fd := c.funcs[fn]; fd != nil {
 		decls = append(decls, fd)
@@ -406,7 +423,7 @@ func (c *checker) returnedConsts(fn *types.Func) []string {
 			}
 		}
 	}
-	var out []string
+	var out []ast.Expr
 	for _, fd := range decls {
 		ok := true
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -417,7 +434,7 @@ func (c *checker) returnedConsts(fn *types.Func) []string {
 				if len(n.Results) != 1 {
 					ok = false
 				} else if v := c.constString(n.Results[0]); v != nil {
-					out = append(out, *v)
+					out = append(out, n.Results[0])
 				} else {
 					ok = false
 				}

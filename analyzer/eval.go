@@ -70,6 +70,7 @@ func (c *checker) evalString(e ast.Expr, f *frame, depth int) (string, bool) {
 		}
 		if def, ok := c.defs[obj]; ok {
 			s, ok := c.evalString(def, f, depth+1)
+			c.noteRanges(c.appendOrigins[obj])
 			return s + strings.Join(c.appends[obj], ""), ok // with what was added since, the fullest variant
 		}
 		if call, ok := c.results[obj]; ok {
@@ -120,6 +121,14 @@ func (c *checker) noteOrigin(e ast.Expr) {
 		}
 		return true
 	})
+}
+
+// noteRanges records, while a text is being assembled, where pieces
+// appended to a variable were written.
+func (c *checker) noteRanges(rs [][2]token.Pos) {
+	if c.prov != nil {
+		c.prov.ranges = append(c.prov.ranges, rs...)
+	}
 }
 
 // evalField returns the string field name of the struct value x holds.

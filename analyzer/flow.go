@@ -322,7 +322,7 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, st
 		}
 		return
 	}
-	c.observeORM(call, fn)
+	c.observeORM(call, fn, scope)
 }
 
 // projectBegin reports a project's own Begin: a method named Begin...
@@ -460,6 +460,7 @@ func (c *checker) observeAssign(a *ast.AssignStmt) {
 		}
 		if obj := c.pass.TypesInfo.Uses[id]; obj != nil {
 			if _, ok := c.defs[obj]; ok && a.Tok == token.ADD_ASSIGN && len(a.Rhs) == 1 && c.isStringExpr(a.Rhs[0]) {
+				c.prov = &provenance{}
 				v, ok := c.knownString(a.Rhs[0])
 				if !ok {
 					// A piece known only at run time (a filter, a
@@ -470,11 +471,14 @@ func (c *checker) observeAssign(a *ast.AssignStmt) {
 					}
 				}
 				c.appends[obj] = append(c.appends[obj], v)
+				c.appendOrigins[obj] = append(c.appendOrigins[obj], c.prov.ranges...)
+				c.prov = nil
 				continue
 			}
 			delete(c.defs, obj)
 			delete(c.results, obj)
 			delete(c.appends, obj)
+			delete(c.appendOrigins, obj)
 		}
 	}
 }
@@ -584,6 +588,7 @@ func (c *checker) indirectText(arg ast.Expr) (sql *Text) {
 			}
 			if s != "" {
 				// With the constants added to it since, the fullest variant.
+				c.noteRanges(c.appendOrigins[obj])
 				sql = opaqueText(s+strings.Join(c.appends[obj], ""), arg)
 			} else if call, isCall := ast.Unparen(def).(*ast.CallExpr); isCall {
 				if t := c.indirectText(call); t != nil { // q, args, err := builder.ToSql()
@@ -632,7 +637,7 @@ func (c *checker) reportGo(id string, pos, end token.Pos, msg string, fix *analy
 
 // observeLiteral checks sql.TxOptions / pgx.TxOptions isolation levels
 // (DSQL009) and gorm's clause.Locking (DSQL001, DSQL006).
-func (c *checker) observeLiteral(lit *ast.CompositeLit) {
+func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
 	t := c.pass.TypesInfo.TypeOf(lit)
 	if t == nil {
 		return
@@ -653,7 +658,7 @@ func (c *checker) observeLiteral(lit *ast.CompositeLit) {
 			return s == "" || s == "repeatable read"
 		})
 	case path == pkgGormClause && name == "Locking":
-		c.gormLocking(lit)
+		c.gormLocking(lit, scope)
 	}
 }
 

@@ -147,3 +147,20 @@ func TestModuleMethodSets(t *testing.T) {
 	fset, diags := runModule(t, "testdata/casmod")
 	checkModuleWants(t, "testdata/casmod", fset, diags)
 }
+
+// TestModuleORMLocks: locks no known query call runs — an ORM's raw query
+// in the ORM's transaction, the ORM's locking clause, a builder that
+// cannot be rendered run by an unknown wrapper — are each judged where
+// they are written: reported unless only a retry on 40001 runs that code.
+func TestModuleORMLocks(t *testing.T) {
+	fset, diags := runModule(t, "testdata/ormmod")
+	checkModuleWants(t, "testdata/ormmod", fset, diags)
+}
+
+// TestModuleWithoutRetry: where nothing in the module retries on 40001,
+// every lock is unretried and says so — the one the adapter hands back
+// through an interface and the one on a transaction no caller shows.
+func TestModuleWithoutRetry(t *testing.T) {
+	fset, diags := runModule(t, "testdata/noretrymod")
+	checkModuleWants(t, "testdata/noretrymod", fset, diags)
+}

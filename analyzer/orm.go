@@ -3,6 +3,7 @@ package analyzer
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -19,10 +20,17 @@ const (
 	pkgGoqu       = "github.com/doug-martin/goqu/v9"
 	pkgGoquExp    = "github.com/doug-martin/goqu/v9/exp"
 	pkgEntSQL     = "entgo.io/ent/dialect/sql"
+	pkgBun        = "github.com/uptrace/bun"
 )
 
+// goLock is a FOR UPDATE spelled as Go, in function scope.
+type goLock struct {
+	pos, end token.Pos
+	scope    ast.Node
+}
+
 // gormLocking checks clause.Locking{Strength: ..., Options: ...}.
-func (c *checker) gormLocking(lit *ast.CompositeLit) {
+func (c *checker) gormLocking(lit *ast.CompositeLit, scope ast.Node) {
 	for _, e := range lit.Elts {
 		kv, ok := e.(*ast.KeyValueExpr)
 		if !ok {
@@ -36,6 +44,9 @@ func (c *checker) gormLocking(lit *ast.CompositeLit) {
 		v := strings.ToUpper(strings.TrimSpace(constant.StringVal(tv.Value)))
 		switch key.Name {
 		case "Strength":
+			if v == "UPDATE" {
+				c.ormLocks = append(c.ormLocks, goLock{kv.Value.Pos(), kv.Value.End(), scope})
+			}
 			if s := c.sharedStrength(v); s != "" {
 				c.reportGo("DSQL001", kv.Value.Pos(), kv.Value.End(), "gorm clause.Locking{Strength: \""+v+"\"} renders "+s+", which "+ormShareLock,
 					c.replaceValue(kv.Value, "UPDATE", "LockingStrengthUpdate"))
@@ -88,9 +99,16 @@ func (c *checker) reportWaitPolicy(e ast.Expr, what string) {
 
 // observeORM checks goqu's ForShare/ForNoKeyUpdate/ForKeyShare and wait
 // options, and ent's ForShare and lock actions.
-func (c *checker) observeORM(call *ast.CallExpr, fn *types.Func) {
+func (c *checker) observeORM(call *ast.CallExpr, fn *types.Func, scope ast.Node) {
 	sel, ok := call.Fun.(*ast.SelectorExpr)
 	if !ok {
+		return
+	}
+	if fn.Name() == "For" && strings.HasPrefix(fn.Pkg().Path(), pkgBun) && len(call.Args) == 1 {
+		// bun's q.For("UPDATE SKIP LOCKED") renders FOR UPDATE ...
+		if v := c.constString(call.Args[0]); v != nil && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(*v)), "UPDATE") {
+			c.ormLocks = append(c.ormLocks, goLock{call.Args[0].Pos(), call.Args[0].End(), scope})
+		}
 		return
 	}
 	var strength sqlparse.Strength
@@ -110,6 +128,9 @@ func (c *checker) observeORM(call *ast.CallExpr, fn *types.Func) {
 	ent := path == pkgEntSQL || takesEntLockOption(fn)
 	if !goqu && !ent {
 		return
+	}
+	if strength == 0 {
+		c.ormLocks = append(c.ormLocks, goLock{sel.Sel.Pos(), sel.Sel.End(), scope})
 	}
 	if strength != 0 && c.settings.cfg.RejectsStrength(strength) {
 		lib := "goqu"

@@ -147,6 +147,7 @@ func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.
 		}
 	}
 	c.readModifyWrites(s, scripts, begins, bound, addSite)
+	c.orphanLocks(s, scripts, addSite)
 	// A site no query call of the package runs is judged where its text
 	// is used: it runs in that function's extent, on a handle unknown.
 	for _, l := range s.Locks {
@@ -161,6 +162,39 @@ func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.
 	if s.Enabled {
 		for _, f := range txflow.PackageLocks(c.pass.Fset, s) {
 			c.pass.Report(f.Diagnostic)
+		}
+	}
+}
+
+// orphanLocks makes lock sites of the FOR UPDATE clauses no query text
+// the package runs holds: an ORM's or a builder's lock spelled as Go, a
+// bare clause appended to a query the analysis cannot render or follow
+// (a builder whose predicate is known only at run time). Each runs where
+// it is written, as far as the package can tell.
+func (c *checker) orphanLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.Script, addSite func(txflow.LockSite)) {
+	if len(c.ormLocks) == 0 && len(c.lockFragments) == 0 {
+		return
+	}
+	var held [][2]token.Pos // where the texts of the package's lock runs come from
+	for _, q := range c.allQueries() {
+		sc := scripts[q.text]
+		if sc == nil || !slices.ContainsFunc(sc.Stmts, func(st *sqlparse.Statement) bool { return forUpdate(st) != nil }) {
+			continue
+		}
+		for _, p := range q.text.pieces {
+			held = append(held, [2]token.Pos{p.pos, p.endPos})
+		}
+		held = append(held, q.text.origins...)
+	}
+	for _, l := range append(slices.Clip(c.ormLocks), c.lockFragments...) {
+		if slices.ContainsFunc(held, func(r [2]token.Pos) bool { return r[0] <= l.pos && l.pos < r[1] }) {
+			continue
+		}
+		site := txflow.LockSite{Pos: l.pos, End: l.end, What: "SELECT ... FOR UPDATE", Test: c.inTest(l.pos)}
+		site.Quiet = c.suppressedAt("DSQL005", l.pos, nil)
+		addSite(site)
+		if key, _, _ := c.scopeFunc(l.scope); key != "" {
+			s.Runs = append(s.Runs, txflow.LockRun{Sites: []token.Pos{l.pos}, Func: key, Param: txflow.NoHandle, Begin: -1, Unfollowed: true, Pos: l.pos})
 		}
 	}
 }

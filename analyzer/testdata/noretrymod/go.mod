@@ -1,0 +1,3 @@
+module example.com/noretrymod
+
+go 1.25

@@ -1,0 +1,3 @@
+module gorm.io/gorm
+
+go 1.25

@@ -1,0 +1,3 @@
+module github.com/Masterminds/squirrel
+
+go 1.25
