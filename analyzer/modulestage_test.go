@@ -164,3 +164,13 @@ func TestModuleWithoutRetry(t *testing.T) {
 	fset, diags := runModule(t, "testdata/noretrymod")
 	checkModuleWants(t, "testdata/noretrymod", fset, diags)
 }
+
+// TestModuleRetryDecorator: an implementation of an interface method that
+// calls the method on the value it wraps inside a retry on 40001 is a
+// retry decorator: the module's calls of the method go through it, and
+// the lock its inner store takes is retried; a lock behind an interface
+// nothing decorates is reported.
+func TestModuleRetryDecorator(t *testing.T) {
+	fset, diags := runModule(t, "testdata/decomod")
+	checkModuleWants(t, "testdata/decomod", fset, diags)
+}

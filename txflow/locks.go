@@ -235,6 +235,7 @@ func (g *lockGraph) unretriedFuncs() map[string]bool {
 		}
 		funcs[from], funcs[to] = true, true
 	}
+	decorators := g.retryDecorators()
 	for _, cs := range g.calls {
 		for _, c := range cs {
 			if len(g.bound[c.Callee]) > 0 || strings.Contains(c.Callee, "#") {
@@ -242,7 +243,13 @@ func (g *lockGraph) unretriedFuncs() map[string]bool {
 				continue // a function parameter runs what its binding says
 			}
 			add(c.From, c.Callee, c.Pos, c.Retried, "inside a retry on 40001")
+			d, decorated := decorators[c.Callee]
 			for _, im := range g.impls[c.Callee] {
+				if decorated && im != d.impl && !d.inside[c.From] {
+					// Through the decorator, which re-runs it.
+					add(c.From, im, c.Pos, true, "through the retry decorator "+g.name(d.impl))
+					continue
+				}
 				add(c.From, im, c.Pos, c.Retried, "inside a retry on 40001")
 			}
 		}
@@ -294,6 +301,46 @@ func (g *lockGraph) unretriedFuncs() map[string]bool {
 		}
 	}
 	return un
+}
+
+// decorator is an implementation of an interface method that calls the
+// method again (on the value it wraps) inside a retry on 40001: the
+// module's calls of the method go through it. inside are it and the
+// closures it hands to the retry.
+type decorator struct {
+	impl   string
+	inside map[string]bool
+}
+
+// retryDecorators finds, for each interface method, an implementation
+// that wraps another in a retry on 40001 (a store's retrying client).
+func (g *lockGraph) retryDecorators() map[string]decorator {
+	out := map[string]decorator{}
+	check := func(impl string, calls []callOf, closure string) {
+		for _, c := range calls {
+			if slices.Contains(g.impls[c.Callee], impl) {
+				out[c.Callee] = decorator{impl, map[string]bool{impl: true, closure: true}}
+			}
+		}
+	}
+	for _, bs := range g.bound {
+		for _, b := range bs {
+			if b.Retried || g.helpers[b.Callee] || g.retriesParam(ParamKey(b.Callee, b.Arg)) {
+				check(b.From, g.out[b.Fn], b.Fn)
+			}
+		}
+	}
+	for _, cs := range g.calls {
+		for _, c := range cs {
+			if c.Retried && strings.HasPrefix(c.Callee, "func@") { // a closure handed to a retry function
+				check(c.From, g.out[c.Callee], c.Callee)
+			}
+			if c.Retried && slices.Contains(g.impls[c.Callee], c.From) { // a loop in the decorator itself
+				out[c.Callee] = decorator{c.From, map[string]bool{c.From: true}}
+			}
+		}
+	}
+	return out
 }
 
 // retriesParam reports whether every call of the function parameter k

@@ -1,0 +1,20 @@
+// Package api calls the stores through their interfaces.
+package api
+
+import (
+	"context"
+
+	"example.com/decomod/store"
+)
+
+type Server struct {
+	Shards store.Shards
+	Queues store.Queues
+}
+
+// Move acquires a shard: the Shards store is only ever the retrying
+// decorator's inner value, so the lock is retried.
+func (s *Server) Move(ctx context.Context, id int) error { return s.Shards.Acquire(ctx, id) }
+
+// Take claims a queue: nothing wraps Queues in a retry.
+func (s *Server) Take(ctx context.Context, name string) error { return s.Queues.Claim(ctx, name) }

@@ -1,0 +1,3 @@
+module example.com/decomod
+
+go 1.25
