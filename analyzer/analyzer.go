@@ -242,8 +242,11 @@ type checker struct {
 	lockFragments []goLock
 	// retrySites are the constructs that re-run work on 40001, and
 	// retryLoops the loop bodies among them.
-	retrySites  []txflow.Retry
-	retryLoops  map[ast.Node]bool
+	retrySites []txflow.Retry
+	retryLoops map[ast.Node]bool
+	// loopPreds are, per loop body, the predicates of other packages its
+	// check for 40001 is left to.
+	loopPreds   map[ast.Node][]string
 	paramOwners map[types.Object]string // function-typed parameters' paramKeys
 	compared    map[ast.Node]map[types.Object]bool
 	keys        map[*types.Func]string // funcKey, made once

@@ -62,6 +62,8 @@ type beginCall struct {
 	tx    types.Object // the variable it is assigned to
 	scope ast.Node
 	pgx   bool
+	// loop is the loop around it whose retry the module stage decides.
+	loop token.Pos
 	// retried marks a Begin inside a loop or closure that re-runs it on
 	// 40001: DSQL005 has nothing to say, the module stage still follows
 	// what runs in it.
@@ -239,21 +241,32 @@ func (c *checker) anyMentionsRetry(loops []ast.Node) bool {
 }
 
 // mentionsRetry reports whether a loop body checks for SQLSTATE 40001.
+// A check left to a predicate of another package of the module (or an
+// interface method) is recorded for the module stage (loopPreds).
 func (c *checker) mentionsRetry(body ast.Node) bool {
 	if found, ok := c.loops[body]; ok {
 		return found // every call in a loop asks about the same body
 	}
 	c.loops[body] = false // a recursive predicate is judged by the rest
-	found := c.checksConflict(body, 2)
+	var pending []string
+	found := c.checksConflict(body, 2, &pending)
 	c.loops[body] = found
+	if !found && len(pending) > 0 {
+		if c.loopPreds == nil {
+			c.loopPreds = map[ast.Node][]string{}
+		}
+		c.loopPreds[body] = pending
+	}
 	return found
 }
 
 // checksConflict reports whether code checks for a serialization failure:
 // it spells SQLSTATE 40001, names a serialization failure, or calls a
-// retry predicate — one of the package's own when its body does so
-// (depth more calls down), any other by its name.
-func (c *checker) checksConflict(n ast.Node, depth int) bool {
+// predicate (an error in, a bool out) that does — one of the package's
+// own by its body (depth more calls down), another package's named like a
+// retry predicate by its name. The module's other predicates are added to
+// pending, for the module stage to judge by their bodies.
+func (c *checker) checksConflict(n ast.Node, depth int, pending *[]string) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -261,29 +274,67 @@ func (c *checker) checksConflict(n ast.Node, depth int) bool {
 			found = found || n.Kind == token.STRING && (strings.Contains(n.Value, "40001") || conflictWords.MatchString(n.Value))
 		case *ast.Ident:
 			obj := c.pass.TypesInfo.Uses[n]
+			fn := asFunc(obj)
 			switch {
 			case conflictWords.MatchString(n.Name):
 				found = true
-			case retryWords.MatchString(n.Name):
-				// A predicate of the package is judged by what it
-				// checks; another package's by its name.
-				if fd := c.funcs[asFunc(obj)]; fd != nil {
-					found = depth > 0 && c.checksConflict(fd.Body, depth-1)
-				} else {
-					found = obj == nil || asFunc(obj) != nil
+			case c.funcs[fn] != nil && (isPredicate(fn) || retryWords.MatchString(n.Name)):
+				found = depth > 0 && c.checksConflict(c.funcs[fn].Body, depth-1, pending)
+			case fn != nil && fn.Pkg() == c.pass.Pkg && isInterfaceMethod(fn) && isPredicate(fn):
+				// A dialect's predicate: what the package's
+				// implementations check.
+				for _, fd := range c.implementations(fn) {
+					found = found || depth > 0 && c.checksConflict(fd.Body, depth-1, pending)
 				}
+			case retryWords.MatchString(n.Name):
+				found = obj == nil || fn != nil
+			case fn != nil && isPredicate(fn) && pending != nil && (c.inModule(fn) || isInterfaceMethod(fn) && c.inModulePkg(fn.Pkg())):
+				*pending = append(*pending, c.key(fn))
 			}
 			// An error value of the package (errConflict =
 			// errors.New("40001")) is judged by what it holds.
 			if v, ok := obj.(*types.Var); ok && !found && depth > 0 && v.Pkg() == c.pass.Pkg && v.Parent() == v.Pkg().Scope() {
 				if def, ok := c.defs[v]; ok {
-					found = c.checksConflict(def, depth-1)
+					found = c.checksConflict(def, depth-1, pending)
 				}
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+// isPredicate reports a function that judges an error: it takes one and
+// returns a bool first.
+func isPredicate(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Results().Len() == 0 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
+		return false
+	}
+	for i := range sig.Params().Len() {
+		if isError(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopAround is pendingLoop for the node on top of stack.
+func (c *checker) loopAround(stack []ast.Node) token.Pos {
+	_, loops := c.retryContext(stack)
+	return c.pendingLoop(loops)
+}
+
+// pendingLoop returns the loop around a call whose check for 40001 the
+// module stage decides (a predicate of another package), or NoPos.
+func (c *checker) pendingLoop(loops []ast.Node) token.Pos {
+	for _, body := range loops {
+		c.mentionsRetry(body)
+		if preds := c.loopPreds[body]; len(preds) > 0 {
+			return body.Pos()
+		}
+	}
+	return token.NoPos
 }
 
 // asFunc returns obj as a function, or nil.
@@ -301,13 +352,13 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, st
 			return
 		}
 		if tx := assignedVar(c.pass.TypesInfo, stack); tx != nil {
-			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.pkg, pkgPGX), retried: c.retried(stack)})
+			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.pkg, pkgPGX), retried: c.retried(stack), loop: c.loopAround(stack)})
 		}
 		return
 	}
 	if pgx, ok := projectBegin(fn); ok {
 		if tx := assignedVar(c.pass.TypesInfo, stack); tx != nil {
-			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: pgx, retried: c.retried(stack)})
+			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: pgx, retried: c.retried(stack), loop: c.loopAround(stack)})
 		}
 		return
 	}
@@ -317,7 +368,7 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, st
 		// is the transaction, begun here.
 		if lit, ok := ast.Unparen(call.Args[len(call.Args)-1]).(*ast.FuncLit); ok && len(lit.Type.Params.List) > 0 && len(lit.Type.Params.List[0].Names) > 0 {
 			if tx := c.pass.TypesInfo.Defs[lit.Type.Params.List[0].Names[0]]; tx != nil {
-				c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: true, retried: c.retried(stack)})
+				c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: true, retried: c.retried(stack), loop: c.loopAround(stack)})
 			}
 		}
 		return

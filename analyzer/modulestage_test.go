@@ -169,7 +169,8 @@ func TestModuleWithoutRetry(t *testing.T) {
 // calls the method on the value it wraps inside a retry on 40001 is a
 // retry decorator: the module's calls of the method go through it, and
 // the lock its inner store takes is retried; a lock behind an interface
-// nothing decorates is reported.
+// nothing decorates is reported. A loop whose check for 40001 is another
+// package's predicate, judged by its body, is a retry too.
 func TestModuleRetryDecorator(t *testing.T) {
 	fset, diags := runModule(t, "testdata/decomod")
 	checkModuleWants(t, "testdata/decomod", fset, diags)

@@ -290,7 +290,7 @@ func (c *checker) lockRun(q *queryCall, begins map[types.Object]int, bound map[a
 	base := q.base()
 	key, ft, recv := c.scopeFunc(base.scope)
 	r := txflow.LockRun{Func: key, Param: txflow.NoHandle, Begin: -1, Pos: base.call.Pos(),
-		Retried: base.retryClosure || c.anyMentionsRetry(base.loops) || occExec(base.key)}
+		Retried: base.retryClosure || c.anyMentionsRetry(base.loops) || occExec(base.key), Loop: c.pendingLoop(base.loops)}
 	info := c.pass.TypesInfo
 	if x := c.handleExpr(base); x != nil {
 		if b, ok := bound[boundKey(info, x)]; ok {
@@ -312,7 +312,8 @@ func (c *checker) lockRun(q *queryCall, begins map[types.Object]int, bound map[a
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		from, _, _ := c.scopeFunc(chain[i].scope)
-		r.Via = append(r.Via, txflow.Pin{Func: from, Pos: chain[i].call.Pos(), Retried: chain[i].retryClosure || c.anyMentionsRetry(chain[i].loops)})
+		r.Via = append(r.Via, txflow.Pin{Func: from, Pos: chain[i].call.Pos(), Retried: chain[i].retryClosure || c.anyMentionsRetry(chain[i].loops),
+			Loop: c.pendingLoop(chain[i].loops)})
 	}
 	return r
 }

@@ -118,6 +118,20 @@ func (c *checker) summarizeRetries(s *txflow.Summary) {
 			s.Retries = append(s.Retries, r)
 		}
 	}
+	// What the module stage decides: the loops that leave the check to a
+	// predicate of another package, and the package's predicates.
+	for body, preds := range c.loopPreds {
+		if !c.inTest(body.Pos()) {
+			s.Loops = append(s.Loops, txflow.Loop{Pos: body.Pos(), Preds: preds})
+		}
+	}
+	sort.Slice(s.Loops, func(i, j int) bool { return s.Loops[i].Pos < s.Loops[j].Pos })
+	for fn, fd := range c.funcs {
+		if isPredicate(fn) && c.checksConflict(fd.Body, 2, nil) {
+			s.Predicates = append(s.Predicates, c.key(fn))
+		}
+	}
+	sort.Strings(s.Predicates)
 	sort.Slice(s.Retries, func(i, j int) bool { return s.Retries[i].Pos < s.Retries[j].Pos })
 }
 
@@ -125,30 +139,31 @@ func (c *checker) summarizeRetries(s *txflow.Summary) {
 // parameter, and of the closures handed to code outside the module, with
 // the retry around it.
 func (c *checker) summarizeCalls(s *txflow.Summary) {
-	add := func(scope ast.Node, callee string, pos token.Pos, retried bool) {
+	add := func(scope ast.Node, callee string, pos token.Pos, closure bool, loops []ast.Node) {
 		from, _, _ := c.scopeFunc(scope)
 		if from == "" || callee == "" {
 			return
 		}
-		s.Calls = append(s.Calls, txflow.Call{From: from, Callee: callee, Pos: pos, Retried: retried, Test: c.inTest(pos)})
+		s.Calls = append(s.Calls, txflow.Call{From: from, Callee: callee, Pos: pos, Test: c.inTest(pos),
+			Retried: closure || c.anyMentionsRetry(loops), Loop: c.pendingLoop(loops)})
 	}
 	for scope, calls := range c.calls {
 		for _, lc := range calls {
 			if fn, ok := c.pass.TypesInfo.Defs[lc.fn.Name].(*types.Func); ok {
-				add(scope, c.key(fn), lc.call.Pos(), lc.retryClosure || c.anyMentionsRetry(lc.loops))
+				add(scope, c.key(fn), lc.call.Pos(), lc.retryClosure, lc.loops)
 			}
 		}
 	}
 	for _, oc := range c.outCalls {
-		add(oc.scope, oc.callee, oc.call.Pos(), oc.closure || c.anyMentionsRetry(oc.loops))
+		add(oc.scope, oc.callee, oc.call.Pos(), oc.closure, oc.loops)
 	}
 	for _, vc := range c.varCalls {
 		if key, ok := c.paramFunc(vc.v); ok {
-			add(vc.scope, key, vc.call.Pos(), vc.closure || c.anyMentionsRetry(vc.loops))
+			add(vc.scope, key, vc.call.Pos(), vc.closure, vc.loops)
 		}
 	}
 	for _, ic := range c.implicit {
-		add(ic.scope, ic.fn, ic.pos, ic.closure || c.anyMentionsRetry(ic.loops))
+		add(ic.scope, ic.fn, ic.pos, ic.closure, ic.loops)
 	}
 	sort.Slice(s.Calls, func(i, j int) bool {
 		if s.Calls[i].Pos != s.Calls[j].Pos {
@@ -348,7 +363,7 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 		}
 		begins[b.tx] = len(s.Begins)
 		scopes[b.scope] = true
-		s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx, Retried: b.retried})
+		s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx, Retried: b.retried, Loop: b.loop})
 		fd, ok := b.scope.(*ast.FuncDecl)
 		if !ok {
 			continue
@@ -381,7 +396,7 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 			if obj := info.ObjectOf(lhs); obj != nil && mayHoldTx(obj.Type()) {
 				begins[obj] = len(s.Begins)
 				scopes[ca.scope] = true
-				s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: ca.call.Pos(), Via: c.key(fn), Result: k, Retried: ca.retried})
+				s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: ca.call.Pos(), Via: c.key(fn), Result: k, Retried: ca.retried, Loop: ca.loop})
 			}
 		}
 	}
@@ -642,7 +657,7 @@ func (c *checker) summarizeClosures(s *txflow.Summary) {
 		for j, a := range fa.call.Args {
 			if fn := c.funcValue(a); fn != "" && from != "" {
 				s.Closures = append(s.Closures, txflow.Closure{From: from, Callee: fa.callee, Arg: j, Fn: fn, Pos: fa.call.Pos(),
-					Retried: fa.closure || c.anyMentionsRetry(fa.loops)})
+					Retried: fa.closure || c.anyMentionsRetry(fa.loops), Loop: c.pendingLoop(fa.loops)})
 			}
 		}
 	}
@@ -987,8 +1002,9 @@ type callAssign struct {
 	call  *ast.CallExpr
 	lhs   []*ast.Ident
 	// retried marks a call inside a retry: a transaction it returns is
-	// begun inside it.
+	// begun inside it; loop as beginCall's.
 	retried bool
+	loop    token.Pos
 }
 
 // noteCallAssign records an assignment of a module call's results.
@@ -1003,7 +1019,7 @@ func (c *checker) noteCallAssign(a *ast.AssignStmt, scope ast.Node, stack []ast.
 	if fn, _, ok := calleeOf(c.pass.TypesInfo, call); !ok || !(c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
 		return
 	}
-	ca := callAssign{scope: scope, call: call, retried: c.retried(stack)}
+	ca := callAssign{scope: scope, call: call, retried: c.retried(stack), loop: c.loopAround(stack)}
 	for _, l := range a.Lhs {
 		id, _ := l.(*ast.Ident)
 		if id == nil {

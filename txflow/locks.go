@@ -59,6 +59,7 @@ type lockGraph struct {
 	retries   []Retry              // every retry construct
 	unretried map[string]bool      // functions some unretried path reaches
 	entries   map[string][]entry   // the ways into each function
+	loops     map[token.Pos]bool   // loops a predicate of another package makes retries
 	memo      map[memoKey]verdict
 }
 
@@ -156,8 +157,39 @@ func newLockGraph(fset *token.FileSet, sums []*Summary, open bool) *lockGraph {
 	for _, im := range matchImpls(sums) {
 		g.addImpl(im)
 	}
+	g.resolveLoops()
 	g.unretried = g.unretriedFuncs()
 	return g
+}
+
+// resolveLoops decides the loops whose check for a serialization failure
+// a predicate of another package makes: a retry on 40001 when the
+// predicate, or an implementation of it, checks for one.
+func (g *lockGraph) resolveLoops() {
+	preds := map[string]bool{}
+	for _, s := range g.sums {
+		for _, p := range s.Predicates {
+			preds[p] = true
+		}
+	}
+	g.loops = map[token.Pos]bool{}
+	for _, s := range g.sums {
+		for _, l := range s.Loops {
+			for _, p := range l.Preds {
+				if preds[p] || slices.ContainsFunc(g.impls[p], func(im string) bool { return preds[im] }) {
+					g.loops[l.Pos] = true
+					g.retries = append(g.retries, Retry{Pos: l.Pos})
+					break
+				}
+			}
+		}
+	}
+}
+
+// in reports a retry around something: seen by its package, or a loop
+// the module stage resolved.
+func (g *lockGraph) in(retried bool, loop token.Pos) bool {
+	return retried || (loop != token.NoPos && g.loops[loop])
 }
 
 // addImpl records an implementation once.
@@ -204,7 +236,7 @@ func (g *lockGraph) incoming(fn string) []edge {
 // retriedEdge reports an edge a retry surrounds: the call, or the call
 // that handed fn over as a closure (to a retry helper, or inside a retry).
 func (g *lockGraph) retriedEdge(e edge) bool {
-	return e.Retried || (e.bind != nil && (e.bind.Retried || g.helpers[e.bind.Callee]))
+	return g.in(e.Retried, e.Loop) || (e.bind != nil && (g.in(e.bind.Retried, e.bind.Loop) || g.helpers[e.bind.Callee]))
 }
 
 // entry is a way into a function: a call, or a closure handed to the
@@ -242,7 +274,7 @@ func (g *lockGraph) unretriedFuncs() map[string]bool {
 				funcs[c.From] = true
 				continue // a function parameter runs what its binding says
 			}
-			add(c.From, c.Callee, c.Pos, c.Retried, "inside a retry on 40001")
+			add(c.From, c.Callee, c.Pos, g.in(c.Retried, c.Loop), "inside a retry on 40001")
 			d, decorated := decorators[c.Callee]
 			for _, im := range g.impls[c.Callee] {
 				if decorated && im != d.impl && !d.inside[c.From] {
@@ -250,14 +282,14 @@ func (g *lockGraph) unretriedFuncs() map[string]bool {
 					add(c.From, im, c.Pos, true, "through the retry decorator "+g.name(d.impl))
 					continue
 				}
-				add(c.From, im, c.Pos, c.Retried, "inside a retry on 40001")
+				add(c.From, im, c.Pos, g.in(c.Retried, c.Loop), "inside a retry on 40001")
 			}
 		}
 	}
 	for _, bs := range g.bound {
 		for _, b := range bs {
 			switch {
-			case b.Retried:
+			case g.in(b.Retried, b.Loop):
 				add(b.From, b.Fn, b.Pos, true, "inside a retry on 40001")
 			case g.helpers[b.Callee] || g.retriesParam(ParamKey(b.Callee, b.Arg)):
 				add(b.From, b.Fn, b.Pos, true, "handing it to "+g.name(b.Callee)+", which re-runs it on 40001")
@@ -325,17 +357,17 @@ func (g *lockGraph) retryDecorators() map[string]decorator {
 	}
 	for _, bs := range g.bound {
 		for _, b := range bs {
-			if b.Retried || g.helpers[b.Callee] || g.retriesParam(ParamKey(b.Callee, b.Arg)) {
+			if g.in(b.Retried, b.Loop) || g.helpers[b.Callee] || g.retriesParam(ParamKey(b.Callee, b.Arg)) {
 				check(b.From, g.out[b.Fn], b.Fn)
 			}
 		}
 	}
 	for _, cs := range g.calls {
 		for _, c := range cs {
-			if c.Retried && strings.HasPrefix(c.Callee, "func@") { // a closure handed to a retry function
+			if g.in(c.Retried, c.Loop) && strings.HasPrefix(c.Callee, "func@") { // a closure handed to a retry function
 				check(c.From, g.out[c.Callee], c.Callee)
 			}
-			if c.Retried && slices.Contains(g.impls[c.Callee], c.From) { // a loop in the decorator itself
+			if g.in(c.Retried, c.Loop) && slices.Contains(g.impls[c.Callee], c.From) { // a loop in the decorator itself
 				out[c.Callee] = decorator{c.From, map[string]bool{c.From: true}}
 			}
 		}
@@ -349,7 +381,7 @@ func (g *lockGraph) retryDecorators() map[string]decorator {
 func (g *lockGraph) retriesParam(k string) bool {
 	cs := g.calls[k]
 	for _, c := range cs {
-		if !c.Retried {
+		if !g.in(c.Retried, c.Loop) {
 			return false
 		}
 	}
@@ -360,7 +392,7 @@ func (g *lockGraph) retriesParam(k string) bool {
 // narrow it to one chain of calls.
 func (g *lockGraph) fnRetried(fn string, pins []Pin) bool {
 	if len(pins) > 0 {
-		return pins[0].Retried || g.fnRetried(pins[0].Func, pins[1:])
+		return g.in(pins[0].Retried, pins[0].Loop) || g.fnRetried(pins[0].Func, pins[1:])
 	}
 	if g.open && len(g.incoming(fn)) == 0 {
 		return false // a package function no one in the package calls: its callers may retry, or not
@@ -377,7 +409,7 @@ func (g *lockGraph) retriedBy(fn string, pins []Pin) []string {
 		var e entry
 		others := 0
 		if len(pins) > 0 {
-			e = entry{pins[0].Func, pins[0].Pos, pins[0].Retried, "inside a retry on 40001"}
+			e = entry{pins[0].Func, pins[0].Pos, g.in(pins[0].Retried, pins[0].Loop), "inside a retry on 40001"}
 			pins = pins[1:]
 		} else {
 			es := g.entries[fn]
@@ -412,14 +444,14 @@ func (g *lockGraph) retriedBy(fn string, pins []Pin) []string {
 func (g *lockGraph) judgeRun(s *Summary, r LockRun) verdict {
 	h := handle{param: r.Param, begin: r.Begin, pool: r.Pool, pgx: r.PGX, sum: s}
 	if r.Unfollowed {
-		v := g.covered(r.Func, handle{param: NoHandle, begin: -1, sum: s}, r.Retried, r.Via, 0, map[memoKey]bool{})
+		v := g.covered(r.Func, handle{param: NoHandle, begin: -1, sum: s}, g.in(r.Retried, r.Loop), r.Via, 0, map[memoKey]bool{})
 		if !v.ok {
 			v.unfollowed, v.untraced, v.pool, v.at = true, false, false, r.Pos
 			v.trace = append([]string{fmt.Sprintf("%s: the text is used in %s, no known query call: where it runs is not followed", g.posString(r.Pos), g.name(r.Func))}, v.trace...)
 		}
 		return v
 	}
-	v := g.covered(r.Func, h, r.Retried, r.Via, 0, map[memoKey]bool{})
+	v := g.covered(r.Func, h, g.in(r.Retried, r.Loop), r.Via, 0, map[memoKey]bool{})
 	if (v.pool || v.untraced) && v.at == token.NoPos {
 		v.at = r.Pos
 	}
@@ -439,7 +471,7 @@ func (g *lockGraph) covered(fn string, h handle, ctx bool, pins []Pin, depth int
 				fn, name, pins = b.Func, g.name(b.Func), nil
 			}
 			switch {
-			case b.Retried:
+			case g.in(b.Retried, b.Loop):
 				return verdict{ok: true, trace: []string{fmt.Sprintf("%s: the transaction begins in %s, inside a retry on 40001", g.posString(b.Pos), name)}}
 			case g.fnRetried(fn, pins):
 				return verdict{ok: true, trace: append([]string{fmt.Sprintf("%s: the transaction begins in %s, which runs only inside retries on 40001:", g.posString(b.Pos), name)}, g.retriedBy(fn, pins)...)}
@@ -512,7 +544,7 @@ func (g *lockGraph) covered(fn string, h handle, ctx bool, pins []Pin, depth int
 		case e.bind != nil:
 			// The closure runs inside the call that passed it: that call
 			// is the one that runs the function calling it.
-			rest = []Pin{{Func: e.bind.From, Pos: e.bind.Pos, Retried: e.bind.Retried}}
+			rest = []Pin{{Func: e.bind.From, Pos: e.bind.Pos, Retried: e.bind.Retried, Loop: e.bind.Loop}}
 		}
 		v := g.covered(e.From, next, ctx || g.retriedEdge(e), rest, depth+1, visiting)
 		v.trace = append(v.trace, fmt.Sprintf("%s: %s calls %s, handing over %s", g.posString(e.Pos), g.name(e.From), name, what))

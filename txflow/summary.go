@@ -47,6 +47,12 @@ type Summary struct {
 	// helpers recognised by their body, loops that check for 40001, calls
 	// of a configured retry function.
 	Retries []Retry
+	// Predicates are the package's functions that judge an error and
+	// check for a serialization failure; Loops the package's loops whose
+	// check for one is left to a predicate of another package or an
+	// interface method (the Loop of a Call, a Begin, a run, a closure).
+	Predicates []string
+	Loops      []Loop
 	// Locks are the statement texts that lock FOR UPDATE (and the fenced
 	// read-modify-writes of the transactions the package begins), each
 	// reported by DSQL005 at its lock clause unless every way it runs is
@@ -125,6 +131,7 @@ type Closure struct {
 	Fn      string
 	Pos     token.Pos
 	Retried bool
+	Loop    token.Pos
 }
 
 const (
@@ -160,6 +167,7 @@ type Begin struct {
 	PGX  bool
 	// Retried marks a Begin the package sees re-run on 40001.
 	Retried bool
+	Loop    token.Pos
 	// Via names the function whose result Result is the transaction, when
 	// a helper of the module begins it (tx, commit, err := PrepareTx(...));
 	// it counts only if that function's summary Returns it.
@@ -184,6 +192,16 @@ type Call struct {
 	From, Callee  string
 	Pos           token.Pos
 	Retried, Test bool
+	Loop          token.Pos
+}
+
+// Loop is a loop at Pos whose check for a serialization failure calls
+// Preds, predicates of other packages (or interface methods): it is a
+// retry on 40001 when one of them checks for one. The Loop of a Call,
+// Begin, Closure, LockRun or Pin names the loop around it.
+type Loop struct {
+	Pos   token.Pos
+	Preds []string
 }
 
 // Retry is a construct at Pos that re-runs work on SQLSTATE 40001; Helper
@@ -226,6 +244,7 @@ type LockRun struct {
 	Param, Begin int
 	Pool, PGX    bool
 	Retried      bool
+	Loop         token.Pos
 	Unfollowed   bool
 	Pos          token.Pos
 	Via          []Pin
@@ -237,6 +256,7 @@ type Pin struct {
 	Func    string
 	Pos     token.Pos
 	Retried bool
+	Loop    token.Pos
 }
 
 // ParamKey names the function a function-typed parameter holds.

@@ -18,3 +18,14 @@ func (s *Server) Move(ctx context.Context, id int) error { return s.Shards.Acqui
 
 // Take claims a queue: nothing wraps Queues in a retry.
 func (s *Server) Take(ctx context.Context, name string) error { return s.Queues.Claim(ctx, name) }
+
+// TakeOnce claims a queue in a loop that re-runs the claim while another
+// package's predicate says the conflict was a serialization failure.
+func (s *Server) TakeOnce(ctx context.Context, name string) error {
+	for {
+		err := s.Queues.ClaimOnce(ctx, name)
+		if !store.Contended(err) {
+			return err
+		}
+	}
+}

@@ -31,3 +31,15 @@ func (s *Store) Claim(ctx context.Context, name string) error {
 	}
 	return tx.Commit()
 }
+
+func (s *Store) ClaimOnce(ctx context.Context, name string) error {
+	tx, err := s.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "SELECT ack FROM queues WHERE name = $1 AND ack >= 0 FOR UPDATE", name); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

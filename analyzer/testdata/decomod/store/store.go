@@ -15,6 +15,13 @@ type Shards interface {
 // Queues is not.
 type Queues interface {
 	Claim(ctx context.Context, name string) error
+	ClaimOnce(ctx context.Context, name string) error
+}
+
+// Contended reports a serialization failure: its callers' loops re-run on
+// it, whatever it is called.
+func Contended(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "SQLSTATE 40001")
 }
 
 // Retrying re-runs the calls of the store it wraps on a serialization
