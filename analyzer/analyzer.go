@@ -86,6 +86,8 @@ type settings struct {
 	workspace []string
 	// sqlc are the SQL packages of the module's sqlc configurations.
 	sqlc []sqlcconf.Package
+	// migrationDirs are the directories of the module's migrations.
+	migrationDirs map[string]bool
 }
 
 func newSettings() *settings {
@@ -358,10 +360,11 @@ func (c *checker) lint(texts []*Text) {
 		case len(c.uses[t.Const]) > 0:
 			ctx.LockedBefore = c.lockedAtEveryUse(locks, c.uses[t.Const])
 		}
-		// A test's setup writes rows no other process races for.
-		inTest := t.Node != nil && c.inTest(t.Node.Pos())
+		// A test's setup, and a migration the migrator runs once, write
+		// rows no other process races for.
+		once := t.Node != nil && c.inTest(t.Node.Pos()) || c.settings.migrationDirs[filepath.Dir(c.pass.Fset.Position(t.Pos(0, false)).Filename)]
 		for _, f := range c.safeCheck(ctx, p) {
-			if inTest && f.Rule == rules.UnfencedWrite {
+			if once && f.Rule == rules.UnfencedWrite {
 				continue
 			}
 			pos, end := t.Pos(f.Span.Start, false), t.Pos(f.Span.End, true)

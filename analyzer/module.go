@@ -164,6 +164,7 @@ func (s *settings) load(root string) (*settings, error) {
 		}
 		return nil, err
 	}
+	ms.migrationDirs = migrationDirs(src)
 	if len(src.Files) > 0 {
 		cat, err := catalog.Load(base, src.Files)
 		if err != nil {
@@ -175,6 +176,24 @@ func (s *settings) load(root string) (*settings, error) {
 		}
 	}
 	return ms, nil
+}
+
+// migrationDirs are the directories of the schema's files that are not
+// also sqlc query files: migrations, which a migrator runs once.
+func migrationDirs(src catalog.Source) map[string]bool {
+	queries := map[string]bool{}
+	for _, p := range src.Sqlc {
+		for _, q := range p.Queries {
+			queries[filepath.Clean(q)] = true
+		}
+	}
+	dirs := map[string]bool{}
+	for _, f := range src.Files {
+		if !queries[filepath.Clean(f)] && !queries[filepath.Dir(f)] {
+			dirs[filepath.Dir(f)] = true
+		}
+	}
+	return dirs
 }
 
 // excluding returns a copy of pass whose reports drop what the module's

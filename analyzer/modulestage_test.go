@@ -124,7 +124,8 @@ func TestModulePlugins(t *testing.T) {
 // package and compared by completions in another; the module stage learns
 // it is a guard (though part of a unique index and named by no list) and
 // finds the completions fenced, the key-only reset not. Package by
-// package, the completions look unfenced.
+// package, the completions look unfenced. A Go migration in the schema's
+// directory writes once, at deploy: not judged.
 func TestModuleFences(t *testing.T) {
 	fset, diags := runModule(t, "testdata/fencemod")
 	checkModuleWants(t, "testdata/fencemod", fset, diags)

@@ -30,7 +30,10 @@ type usage struct {
 	compared map[string]bool // compared by any statement's WHERE
 	guarded  map[string]bool // compared beside the key that pins the row, in a write or a lock
 	locked   bool            // some SELECT locks its rows
-	keys     map[string]bool // the schema's primary key columns
+	pk       []string        // the schema's primary key
+	keys     map[string]bool // its columns
+	uniques  [][]string      // the schema's other unique keys
+	lookup   map[string]bool // columns of a unique key some statement picks a row by, that key alone
 }
 
 // NewFences returns an empty record.
@@ -39,15 +42,17 @@ func NewFences() *Fences { return &Fences{tables: map[string]*usage{}, filtered:
 func (f *Fences) table(cfg *Config, t sqlparse.Table) *usage {
 	u := f.tables[t.Name]
 	if u == nil {
-		u = &usage{written: map[string]bool{}, compared: map[string]bool{}, guarded: map[string]bool{}, keys: map[string]bool{}}
+		u = &usage{written: map[string]bool{}, compared: map[string]bool{}, guarded: map[string]bool{}, keys: map[string]bool{}, lookup: map[string]bool{}}
 		if st := tableOf(cfg, t); st != nil {
 			// The primary key picks the row; compared beside another
 			// column it is part of the row's name, never its state. A
 			// unique index may hold a column the module writes (a claim's
 			// worker): that one is state.
+			u.pk = st.PrimaryKey
 			for _, c := range st.PrimaryKey {
 				u.keys[c] = true
 			}
+			u.uniques = st.Uniques
 		}
 		f.tables[t.Name] = u
 	}
@@ -104,6 +109,22 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement) {
 // one that only rules a value out, a join (`t.parent_id = v.id`), a time
 // (`< now()`), or a filter of a bulk write that pins no row.
 func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write) {
+	var pinned []string // the columns pinned by a value of the caller's
+	for _, c := range conds {
+		if c.Column != "" && !c.InSubquery && c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller {
+			pinned = append(pinned, c.Column)
+		}
+	}
+	for _, k := range u.uniques {
+		// The key, and beside it at most primary key columns (a shard).
+		covers := !slices.ContainsFunc(k, func(c string) bool { return !slices.Contains(pinned, c) })
+		extra := slices.ContainsFunc(pinned, func(c string) bool { return !slices.Contains(k, c) && !u.keys[c] })
+		if covers && !extra {
+			for _, c := range k {
+				u.lookup[c] = true
+			}
+		}
+	}
 	for _, c := range conds {
 		if c.Column == "" || c.InSubquery || !comparison(c.Op) {
 			continue
@@ -112,6 +133,9 @@ func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write) {
 		if c.Value != sqlparse.ValueCaller || excludesOnly(c.Op) || (w != nil && assigns(w, c.Column)) {
 			continue
 		}
+		if isRange(c.Op) && len(u.pk) > 0 && slices.ContainsFunc(u.pk, func(k string) bool { return !slices.Contains(pinned, k) }) {
+			continue // a sweep over part of the key (record_expiry < $2 in a partition), not a row's guard
+		}
 		for _, d := range conds {
 			if d.Column != "" && d.Column != c.Column && !d.InSubquery && d.Op == sqlparse.OpEq && d.Value == sqlparse.ValueCaller {
 				u.guarded[c.Column] = true
@@ -119,6 +143,10 @@ func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write) {
 			}
 		}
 	}
+}
+
+func isRange(op sqlparse.Op) bool {
+	return op == sqlparse.OpLt || op == sqlparse.OpLe || op == sqlparse.OpGt || op == sqlparse.OpGe
 }
 
 // Merge adds what o learned to f: the module's record is the union of its
@@ -130,7 +158,7 @@ func (f *Fences) Merge(o *Fences) {
 	for name, ou := range o.tables {
 		u := f.tables[name]
 		if u == nil {
-			u = &usage{written: map[string]bool{}, compared: map[string]bool{}, guarded: map[string]bool{}, keys: map[string]bool{}}
+			u = &usage{written: map[string]bool{}, compared: map[string]bool{}, guarded: map[string]bool{}, keys: map[string]bool{}, lookup: map[string]bool{}}
 			f.tables[name] = u
 		}
 		for _, c := range ou.named {
@@ -139,12 +167,15 @@ func (f *Fences) Merge(o *Fences) {
 			}
 		}
 		sort.Strings(u.named)
-		for _, m := range [][2]map[string]bool{{u.written, ou.written}, {u.compared, ou.compared}, {u.guarded, ou.guarded}, {u.keys, ou.keys}} {
+		for _, m := range [][2]map[string]bool{{u.written, ou.written}, {u.compared, ou.compared}, {u.guarded, ou.guarded}, {u.keys, ou.keys}, {u.lookup, ou.lookup}} {
 			for k := range m[1] {
 				m[0][k] = true
 			}
 		}
 		u.locked = u.locked || ou.locked
+		if u.pk == nil {
+			u.pk, u.uniques = ou.pk, ou.uniques
+		}
 	}
 	for k := range o.filtered {
 		f.filtered[k] = true
@@ -167,7 +198,7 @@ func (f *Fences) Of(table string) []string {
 	}
 	u := f.tables[table]
 	cols := slices.Clone(u.named)
-	for _, c := range u.guards() {
+	for _, c := range f.guards(u) {
 		if !slices.Contains(cols, c) {
 			cols = append(cols, c)
 		}
@@ -184,10 +215,10 @@ func (f *Fences) Named(table string) []string {
 }
 
 // guards returns, sorted, the columns written and compared beside a key.
-func (u *usage) guards() []string {
+func (f *Fences) guards(u *usage) []string {
 	var cols []string
 	for c := range u.guarded {
-		if u.guard(c) {
+		if f.guard(u, c) {
 			cols = append(cols, c)
 		}
 	}
@@ -201,11 +232,18 @@ func (f *Fences) Guard(table, col string) bool {
 	if f == nil || f.tables[table] == nil {
 		return false
 	}
-	return f.tables[table].guard(col)
+	return f.guard(f.tables[table], col)
 }
 
 // guard: col is written and compared beside a key, and is no key itself.
-func (u *usage) guard(col string) bool { return u.written[col] && u.guarded[col] && !u.keys[col] }
+//
+// A column of a unique index the module writes is state too (a claim's
+// worker), unless a statement picks a row by that unique key (beside
+// primary key columns at most): then it is the row's other name (a
+// renamed domain's, WHERE shard_id = $1 AND name = $2).
+func (f *Fences) guard(u *usage, col string) bool {
+	return u.written[col] && u.guarded[col] && !u.keys[col] && !u.lookup[col]
+}
 
 // Payload reports whether usage shows col of table to be payload whatever
 // its name: the statements write it, none compares it or looks rows up by
