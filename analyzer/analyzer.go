@@ -190,6 +190,8 @@ func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
 type checker struct {
 	pass     *analysis.Pass
 	settings *settings
+	// db says the package reaches a database package (reachesDB).
+	db bool
 	// funcs maps the package's functions to their declarations, to follow
 	// a transaction into the helpers a function calls.
 	funcs map[*types.Func]*ast.FuncDecl

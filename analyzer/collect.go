@@ -48,6 +48,7 @@ func (c *checker) collect() []*Text {
 	c.helpers = map[*ast.FuncDecl]bool{}
 	c.nonSQL = map[types.Object]bool{}
 	db := reachesDB(c.pass.Pkg)
+	c.db = db
 	var texts []*Text
 	for _, f := range c.pass.Files {
 		c.directives = append(c.directives, goDirectives(c.pass.Fset, f)...)

@@ -14,17 +14,19 @@ import (
 // nonSQLClient reports a package of such a client, or a project's own
 // wrapper of gocql (a package named gocql or gocqlx).
 func nonSQLClient(path string) bool {
-	for _, p := range []string{
-		"github.com/gocql/gocql", "github.com/apache/cassandra-gocql-driver", "github.com/scylladb/gocqlx",
-		"github.com/ClickHouse/clickhouse-go", "cloud.google.com/go/spanner", "cloud.google.com/go/bigquery",
-		"github.com/neo4j/neo4j-go-driver", "github.com/aws/aws-sdk-go-v2/service/dynamodb", "github.com/aws/aws-sdk-go/service/dynamodb",
-	} {
-		if path == p || strings.HasPrefix(path, p+"/") {
+	for _, p := range nonSQLClients {
+		if strings.HasPrefix(path, p) && (len(path) == len(p) || path[len(p)] == '/') {
 			return true
 		}
 	}
 	last := path[strings.LastIndexByte(path, '/')+1:]
 	return last == "gocql" || last == "gocqlx"
+}
+
+var nonSQLClients = []string{
+	"github.com/gocql/gocql", "github.com/apache/cassandra-gocql-driver", "github.com/scylladb/gocqlx",
+	"github.com/ClickHouse/clickhouse-go", "cloud.google.com/go/spanner", "cloud.google.com/go/bigquery",
+	"github.com/neo4j/neo4j-go-driver", "github.com/aws/aws-sdk-go-v2/service/dynamodb", "github.com/aws/aws-sdk-go/service/dynamodb",
 }
 
 // sqlClient reports a package through which a package runs PostgreSQL or

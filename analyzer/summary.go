@@ -93,6 +93,15 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script, parsed []*parsed
 	cfg := c.settings.cfg
 	s := &txflow.Summary{Pkg: c.pass.Pkg.Path(), Enabled: cfg.Enabled("DSQL005"), CASEnabled: cfg.Enabled("DSQL004"), FenceEnabled: cfg.Enabled("DSQL003")}
 	c.summarizeStmts(s, scripts)
+	if c.pass.Module != nil {
+		c.summarizeInterfaces(s) // a store may implement them without importing the package
+	}
+	if !c.db && len(c.outCalls) == 0 {
+		// Neither a database nor another package of the module in sight
+		// (most of the standard library): only the lock texts it holds.
+		c.summarizeLocks(s, scripts, parsed, nil, nil)
+		return s
+	}
 	begins, scopes := c.summarizeBegins(s)
 	bound := c.summarizePasses(s, begins, scopes)
 	c.summarizeClosures(s)
@@ -685,23 +694,42 @@ func (c *checker) summarizeImpls(s *txflow.Summary) {
 	for _, r := range s.Runs {
 		relevant[r.Func] = true
 	}
-	for _, cl := range s.Calls {
-		relevant[cl.From] = true
-	}
 	for _, b := range s.Begins {
 		relevant[b.Func] = true
 	}
-	c.summarizeMethodSets(s, relevant)
+	// Matched across packages by method set (the module stage): the
+	// methods that run, begin, pass on or return what it follows.
+	c.summarizeTypes(s, relevant)
+	// Matched here: also those that only call other module functions (a
+	// service the API calls through an interface).
+	for _, cl := range s.Calls {
+		relevant[cl.From] = true
+	}
 	if len(relevant) == 0 {
 		return
 	}
-	var ifaces []*types.Interface
+	var byName map[string][]*types.Interface // the module's interfaces by their methods' names
 	for _, ptr := range pointerTypes(c.pass.Pkg) {
-		if !c.hasRelevantMethod(ptr, relevant) {
+		names := c.relevantMethods(ptr, relevant)
+		if len(names) == 0 {
 			continue
 		}
-		if ifaces == nil {
-			ifaces = c.moduleInterfaces(c.pass.Pkg)
+		if byName == nil {
+			byName = map[string][]*types.Interface{}
+			for _, it := range c.moduleInterfaces(c.pass.Pkg) {
+				for i := range it.NumMethods() {
+					byName[it.Method(i).Name()] = append(byName[it.Method(i).Name()], it)
+				}
+			}
+		}
+		// Only an interface with a method of a relevant name can map one.
+		var ifaces []*types.Interface
+		for name := range names {
+			for _, it := range byName[name] {
+				if !slices.Contains(ifaces, it) {
+					ifaces = append(ifaces, it)
+				}
+			}
 		}
 		for _, it := range ifaces {
 			if !types.Implements(ptr, it) {
@@ -718,9 +746,9 @@ func (c *checker) summarizeImpls(s *txflow.Summary) {
 	}
 }
 
-// summarizeMethodSets records the package's interfaces, and its types
-// with a relevant method, by their methods' names and signatures.
-func (c *checker) summarizeMethodSets(s *txflow.Summary, relevant map[string]bool) {
+// summarizeInterfaces records the package's interfaces by their methods'
+// names and signatures.
+func (c *checker) summarizeInterfaces(s *txflow.Summary) {
 	scope := c.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -735,11 +763,16 @@ func (c *checker) summarizeMethodSets(s *txflow.Summary, relevant map[string]boo
 			s.Interfaces = append(s.Interfaces, ms)
 		}
 	}
+}
+
+// summarizeTypes records the package's types with a relevant method by
+// their methods' names and signatures.
+func (c *checker) summarizeTypes(s *txflow.Summary, relevant map[string]bool) {
 	if len(relevant) == 0 {
 		return
 	}
 	for _, ptr := range pointerTypes(c.pass.Pkg) {
-		if !c.hasRelevantMethod(ptr, relevant) {
+		if len(c.relevantMethods(ptr, relevant)) == 0 {
 			continue
 		}
 		mset := types.NewMethodSet(ptr)
@@ -1083,37 +1116,42 @@ func (c *checker) madeFromPool(x ast.Expr) (pool, pgx bool) {
 	return false, false
 }
 
-// hasRelevantMethod reports whether a method of ptr, its own or promoted
-// from an embedded field, is one of relevant. Its own methods are read
-// directly: a method set costs more than the rest of the summary.
-func (c *checker) hasRelevantMethod(ptr *types.Pointer, relevant map[string]bool) bool {
+// relevantMethods returns the names of ptr's methods, its own or
+// promoted from an embedded field, that are relevant. Its own methods are
+// read directly: a method set costs more than the rest of the summary.
+func (c *checker) relevantMethods(ptr *types.Pointer, relevant map[string]bool) map[string]bool {
 	n, ok := ptr.Elem().(*types.Named)
 	if !ok {
-		return false
+		return nil
+	}
+	var names map[string]bool
+	add := func(fn *types.Func) {
+		if relevant[c.key(fn)] {
+			if names == nil {
+				names = map[string]bool{}
+			}
+			names[fn.Name()] = true
+		}
 	}
 	for i := range n.NumMethods() {
-		if relevant[c.key(n.Method(i))] {
-			return true
-		}
+		add(n.Method(i))
 	}
 	st, ok := n.Underlying().(*types.Struct)
 	if !ok {
-		return false
+		return names
 	}
 	embeds := false
 	for i := range st.NumFields() {
 		embeds = embeds || st.Field(i).Embedded()
 	}
 	if !embeds {
-		return false
+		return names
 	}
 	ms := types.NewMethodSet(ptr)
 	for i := range ms.Len() {
-		if relevant[c.key(ms.At(i).Obj().(*types.Func))] {
-			return true
-		}
+		add(ms.At(i).Obj().(*types.Func))
 	}
-	return false
+	return names
 }
 
 // pointerTypes returns *T for every type T pkg declares that is no

@@ -298,13 +298,15 @@ func (m *Module) judgeWrites() {
 		}
 	}
 	// Writes a method runs on a handle that is no transaction: a
-	// statement of its own.
+	// statement of its own. One such run is enough to leave a write
+	// unfenced, so each function is explored once for all of them.
+	seen := map[string]bool{}
 	for _, s := range m.sums {
 		for _, p := range s.Passes {
 			if p.Param != NoHandle {
 				continue
 			}
-			m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From, false}}}, map[string]bool{}, func(r reached) {
+			m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From, false}}}, seen, func(r reached) {
 				if r.Write {
 					use(r.Text).runs++
 				}

@@ -39,28 +39,28 @@ const (
 	unfollowedRelated = "its text is used here; dsqllint cannot tell where it runs"
 	untracedRelated   = "it runs here, on a handle not traced to its Begin"
 	retryRelated      = "this retry on SQLSTATE 40001 does not cover it"
-	rootRelated       = "its transaction comes from the callers of this function, none of which the module retries"
 )
 
 // lockGraph indexes the summaries for DSQL005.
 type lockGraph struct {
-	fset      *token.FileSet
-	open      bool
-	sums      []*Summary
-	calls     map[string][]callOf  // by callee key
-	out       map[string][]callOf  // by caller key
-	passes    map[passKey]passOf   // by callee, call and argument
-	ifaces    map[string][]string  // implementation → interface methods
-	impls     map[string][]string  // interface method → implementations
-	binds     map[string][]Closure // function → where it is passed as a closure
-	bound     map[string][]Closure // ParamKey → closures bound to it
-	returns   map[result]Return    // transactions helpers return
-	helpers   map[string]bool      // retry helpers
-	retries   []Retry              // every retry construct
-	unretried map[string]bool      // functions some unretried path reaches
-	entries   map[string][]entry   // the ways into each function
-	loops     map[token.Pos]bool   // loops a predicate of another package makes retries
-	memo      map[memoKey]verdict
+	fset       *token.FileSet
+	open       bool
+	sums       []*Summary
+	calls      map[string][]callOf  // by callee key
+	out        map[string][]callOf  // by caller key
+	passes     map[passKey]passOf   // by callee, call and argument
+	ifaces     map[string][]string  // implementation → interface methods
+	impls      map[string][]string  // interface method → implementations
+	binds      map[string][]Closure // function → where it is passed as a closure
+	bound      map[string][]Closure // ParamKey → closures bound to it
+	returns    map[result]Return    // transactions helpers return
+	helpers    map[string]bool      // retry helpers
+	retries    []Retry              // every retry construct
+	unretried  map[string]bool      // functions some unretried path reaches
+	entries    map[string][]entry   // the ways into each function
+	loops      map[token.Pos]bool   // loops a predicate of another package makes retries
+	memo       map[memoKey]verdict
+	incomingOf map[string][]edge // incoming, made once per function
 }
 
 type callOf struct {
@@ -122,7 +122,7 @@ func newLockGraph(fset *token.FileSet, sums []*Summary, open bool) *lockGraph {
 	g := &lockGraph{fset: fset, open: open, sums: sums,
 		calls: map[string][]callOf{}, out: map[string][]callOf{}, passes: map[passKey]passOf{},
 		ifaces: map[string][]string{}, impls: map[string][]string{}, binds: map[string][]Closure{}, bound: map[string][]Closure{},
-		returns: map[result]Return{}, helpers: map[string]bool{}, memo: map[memoKey]verdict{}}
+		returns: map[result]Return{}, helpers: map[string]bool{}, memo: map[memoKey]verdict{}, incomingOf: map[string][]edge{}}
 	seen := map[Call]bool{}
 	for _, s := range sums {
 		for _, c := range s.Calls {
@@ -213,6 +213,9 @@ type edge struct {
 }
 
 func (g *lockGraph) incoming(fn string) []edge {
+	if es, ok := g.incomingOf[fn]; ok {
+		return es
+	}
 	var out []edge
 	for _, c := range g.calls[fn] {
 		out = append(out, edge{callOf: c, callee: fn})
@@ -230,6 +233,7 @@ func (g *lockGraph) incoming(fn string) []edge {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
+	g.incomingOf[fn] = out
 	return out
 }
 
@@ -794,6 +798,9 @@ func (g *lockGraph) nearestRetries(pos token.Pos, n int) []Retry {
 // begins its transaction, or runs it on a pool, with no retry around it;
 // a trail that leaves the package is not followed.
 func PackageLocks(fset *token.FileSet, s *Summary) []Finding {
+	if len(s.Locks) == 0 {
+		return nil
+	}
 	fs, _ := newLockGraph(fset, []*Summary{s}, true).judgeSites()
 	return fs
 }
