@@ -756,11 +756,11 @@ func (c *checker) summarizeInterfaces(s *txflow.Summary) {
 			continue
 		}
 		if it, ok := tn.Type().Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
-			var ms txflow.MethodSet
-			for i := range it.NumMethods() {
-				ms = append(ms, txflow.Method{Key: c.key(it.Method(i)), Sig: methodSig(it.Method(i))})
+			fns := make([]*types.Func, it.NumMethods())
+			for i := range fns {
+				fns[i] = it.Method(i)
 			}
-			s.Interfaces = append(s.Interfaces, ms)
+			s.Interfaces = append(s.Interfaces, methodSet(fns))
 		}
 	}
 }
@@ -776,13 +776,29 @@ func (c *checker) summarizeTypes(s *txflow.Summary, relevant map[string]bool) {
 			continue
 		}
 		mset := types.NewMethodSet(ptr)
-		var ms txflow.MethodSet
-		for i := range mset.Len() {
-			fn := mset.At(i).Obj().(*types.Func)
-			ms = append(ms, txflow.Method{Key: c.key(fn), Sig: methodSig(fn)})
+		fns := make([]*types.Func, mset.Len())
+		for i := range fns {
+			fns[i] = mset.At(i).Obj().(*types.Func)
 		}
-		s.Types = append(s.Types, ms)
+		s.Types = append(s.Types, methodSet(fns))
 	}
+}
+
+// methodSet describes methods by name, with their keys and signatures
+// made when asked.
+func methodSet(fns []*types.Func) txflow.MethodSet {
+	ms := txflow.MethodSet{Names: make([]string, len(fns))}
+	for i, fn := range fns {
+		ms.Names[i] = fn.Name()
+	}
+	ms.Methods = func() []txflow.Method {
+		out := make([]txflow.Method, len(fns))
+		for i, fn := range fns {
+			out[i] = txflow.Method{Key: funcKey(fn), Sig: methodSig(fn)}
+		}
+		return out
+	}
+	return ms
 }
 
 // methodSig spells a method's name and signature with package paths, the

@@ -114,14 +114,16 @@ func (m *Module) Decisions() []Decision { return m.decisions }
 // interfaces it imports.
 func matchImpls(sums []*Summary) []Impl {
 	type typ struct {
-		bySig map[string]string
+		names map[string]bool
+		set   MethodSet
+		bySig map[string]string // made when first compared
 	}
-	var types []typ
+	var types []*typ
 	for _, s := range sums {
 		for _, t := range s.Types {
-			ty := typ{bySig: make(map[string]string, len(t))}
-			for _, m := range t {
-				ty.bySig[m.Sig] = m.Key
+			ty := &typ{names: make(map[string]bool, len(t.Names)), set: t}
+			for _, n := range t.Names {
+				ty.names[n] = true
 			}
 			types = append(types, ty)
 		}
@@ -129,14 +131,29 @@ func matchImpls(sums []*Summary) []Impl {
 	var out []Impl
 	for _, s := range sums {
 		for _, it := range s.Interfaces {
+			var methods []Method // made when first compared
 		types:
 			for _, t := range types {
-				for _, m := range it {
+				for _, n := range it.Names {
+					if !t.names[n] {
+						continue types
+					}
+				}
+				if methods == nil {
+					methods = it.Methods()
+				}
+				if t.bySig == nil {
+					t.bySig = map[string]string{}
+					for _, m := range t.set.Methods() {
+						t.bySig[m.Sig] = m.Key
+					}
+				}
+				for _, m := range methods {
 					if _, ok := t.bySig[m.Sig]; !ok {
 						continue types
 					}
 				}
-				for _, m := range it {
+				for _, m := range methods {
 					out = append(out, Impl{Iface: m.Key, Method: t.bySig[m.Sig]})
 				}
 			}

@@ -111,9 +111,14 @@ type Impl struct {
 	Iface, Method string
 }
 
-// MethodSet is the method set of an interface or of a type (*T): each
-// method's key, and its name and signature spelled with package paths.
-type MethodSet []Method
+// MethodSet is the method set of an interface or of a type (*T): the
+// methods' names, and each method's key and its name and signature
+// spelled with package paths, made only when the module stage compares
+// an interface and a type whose names match.
+type MethodSet struct {
+	Names   []string
+	Methods func() []Method
+}
 
 // Method is one method of a MethodSet.
 type Method struct {
