@@ -178,19 +178,23 @@ func (s *settings) load(root string) (*settings, error) {
 	return ms, nil
 }
 
-// migrationDirs are the directories of the schema's files that are not
-// also sqlc query files: migrations, which a migrator runs once.
+// migrationDirs are the directories of the schema's files that hold no
+// sqlc query file: migrations, which a migrator runs once.
 func migrationDirs(src catalog.Source) map[string]bool {
-	queries := map[string]bool{}
+	queries := map[string]bool{} // directories of query files
 	for _, p := range src.Sqlc {
 		for _, q := range p.Queries {
-			queries[filepath.Clean(q)] = true
+			if st, err := os.Stat(q); err == nil && st.IsDir() {
+				queries[filepath.Clean(q)] = true
+			} else {
+				queries[filepath.Dir(q)] = true
+			}
 		}
 	}
 	dirs := map[string]bool{}
 	for _, f := range src.Files {
-		if !queries[filepath.Clean(f)] && !queries[filepath.Dir(f)] {
-			dirs[filepath.Dir(f)] = true
+		if d := filepath.Dir(f); !queries[d] {
+			dirs[d] = true
 		}
 	}
 	return dirs
