@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"strconv"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -68,10 +69,10 @@ func cond(n *pg.Node, target Table, upsert bool) Cond {
 		switch e.Kind {
 		case pg.A_Expr_Kind_AEXPR_OP:
 			if col, ok := targetColumn(e.Lexpr, target); ok {
-				return Cond{Column: col, Op: compareOp(op), Value: valueKind(e.Rexpr, target, upsert)}
+				return Cond{Column: col, Op: compareOp(op), Value: valueKind(e.Rexpr, target, upsert), Arg: argOf(e.Rexpr, upsert)}
 			}
 			if col, ok := targetColumn(e.Rexpr, target); ok {
-				return Cond{Column: col, Op: flip(compareOp(op)), Value: valueKind(e.Lexpr, target, upsert)}
+				return Cond{Column: col, Op: flip(compareOp(op)), Value: valueKind(e.Lexpr, target, upsert), Arg: argOf(e.Lexpr, upsert)}
 			}
 		case pg.A_Expr_Kind_AEXPR_IN, pg.A_Expr_Kind_AEXPR_OP_ANY, pg.A_Expr_Kind_AEXPR_OP_ALL:
 			if col, ok := targetColumn(e.Lexpr, target); ok {
@@ -90,10 +91,10 @@ func cond(n *pg.Node, target Table, upsert bool) Cond {
 				o = OpEq // a null-safe equality
 			}
 			if col, ok := targetColumn(e.Lexpr, target); ok {
-				return Cond{Column: col, Op: o, Value: valueKind(e.Rexpr, target, upsert)}
+				return Cond{Column: col, Op: o, Value: valueKind(e.Rexpr, target, upsert), Arg: argOf(e.Rexpr, upsert)}
 			}
 			if col, ok := targetColumn(e.Rexpr, target); ok {
-				return Cond{Column: col, Op: o, Value: valueKind(e.Lexpr, target, upsert)}
+				return Cond{Column: col, Op: o, Value: valueKind(e.Lexpr, target, upsert), Arg: argOf(e.Lexpr, upsert)}
 			}
 		case pg.A_Expr_Kind_AEXPR_BETWEEN:
 			if col, ok := targetColumn(e.Lexpr, target); ok {
@@ -220,6 +221,36 @@ var nowFuncs = map[string]bool{
 	"transaction_timestamp": true, "timeofday": true,
 }
 
+// argOf names a value that is one placeholder ("$2"), a constant ("'done'",
+// "3", "true") or, in an upsert, the proposed row's column ("excluded.c");
+// "" for anything else.
+func argOf(n *pg.Node, upsert bool) string {
+	for n != nil && n.GetTypeCast() != nil {
+		n = n.GetTypeCast().Arg
+	}
+	switch {
+	case n == nil:
+	case n.GetParamRef() != nil:
+		return "$" + strconv.Itoa(int(n.GetParamRef().Number))
+	case n.GetAConst() != nil:
+		switch c := n.GetAConst(); {
+		case c.GetSval() != nil:
+			return "'" + c.GetSval().Sval + "'"
+		case c.GetIval() != nil:
+			return strconv.Itoa(int(c.GetIval().Ival))
+		case c.GetFval() != nil:
+			return c.GetFval().Fval
+		case c.GetBoolval() != nil:
+			return strconv.FormatBool(c.GetBoolval().Boolval)
+		}
+	case upsert && n.GetColumnRef() != nil:
+		if parts := columnRef(n); len(parts) == 2 && parts[0] == "excluded" {
+			return "excluded." + parts[1]
+		}
+	}
+	return ""
+}
+
 // valueKind classifies the other side of a comparison.
 func valueKind(n *pg.Node, target Table, upsert bool) ValueKind {
 	if n == nil {
@@ -291,9 +322,17 @@ func assigns(targets []*pg.Node, table Table, upsert bool) []Assign {
 		if val.GetMultiAssignRef() != nil {
 			val = nil
 		}
+		a.Arg = argOf(val, upsert)
 		if upsert && val.GetColumnRef() != nil {
 			parts := columnRef(val)
 			a.Copied = len(parts) == 2 && parts[0] == "excluded" && parts[1] == a.Column
+		}
+		if e := val.GetAExpr(); e != nil && e.Kind == pg.A_Expr_Kind_AEXPR_OP {
+			if op := opName(e.Name); op == "+" || op == "-" {
+				l, lok := targetColumn(e.Lexpr, table)
+				r, rok := targetColumn(e.Rexpr, table)
+				a.Step = lok && l == a.Column || op == "+" && rok && r == a.Column
+			}
 		}
 		if val != nil {
 			walkMessages(val.ProtoReflect(), func(m protoreflect.Message) {
@@ -337,4 +376,67 @@ func isSqlcParam(fc *pg.FuncCall) bool {
 		return true
 	}
 	return false
+}
+
+// guardRereads reports whether a conjunct of a WHERE clause is a guard
+// that reads table t again in a subquery (`AND NOT EXISTS (SELECT 1 FROM t
+// ...)`, `AND (SELECT count(*) FROM t ...) > 1`); a subquery that picks
+// the rows to write (`id IN (SELECT id FROM t ... LIMIT 100)`, `(a, b) IN
+// (SELECT ...)`, `id = (SELECT ...)`) is no guard.
+func guardRereads(clause *pg.Node, t Table) bool {
+	var conj []*pg.Node
+	var flatten func(n *pg.Node)
+	flatten = func(n *pg.Node) {
+		if be := n.GetBoolExpr(); be != nil && be.Boolop == pg.BoolExprType_AND_EXPR {
+			for _, a := range be.Args {
+				flatten(a)
+			}
+			return
+		}
+		conj = append(conj, n)
+	}
+	flatten(clause)
+	for _, n := range conj {
+		if sl := n.GetSubLink(); sl != nil && sl.SubLinkType == pg.SubLinkType_ANY_SUBLINK {
+			continue // c IN (SELECT ...), (a, b) IN (SELECT ...)
+		}
+		if e := n.GetAExpr(); e != nil && e.Kind == pg.A_Expr_Kind_AEXPR_OP && opName(e.Name) == "=" {
+			if _, ok := targetColumn(e.Lexpr, t); ok && e.Rexpr.GetSubLink() != nil {
+				continue // c = (SELECT ...)
+			}
+		}
+		if rereads(n, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// rereads reports whether a WHERE clause reads table t in a subquery:
+// any relation it names is one.
+func rereads(clause *pg.Node, t Table) bool {
+	found := false
+	walkMessages(clause.ProtoReflect(), func(m protoreflect.Message) {
+		if rv, ok := m.Interface().(*pg.RangeVar); ok && schemaHole(strings.ToLower(rv.Schemaname), strings.ToLower(rv.Relname)) == t.Name {
+			found = true
+		}
+	})
+	return found
+}
+
+// markDeleted marks the locks whose rows a DELETE of the same statement
+// removes (a CTE that locks rows for a DELETE ... USING it).
+func markDeleted(locks []*Lock, root *pg.Node) {
+	walkMessages(root.ProtoReflect(), func(m protoreflect.Message) {
+		d, ok := m.Interface().(*pg.DeleteStmt)
+		if !ok || d.Relation == nil {
+			return
+		}
+		name := schemaHole(strings.ToLower(d.Relation.Schemaname), strings.ToLower(d.Relation.Relname))
+		for _, l := range locks {
+			if l.Select != nil && len(l.Select.Tables) == 1 && l.Select.Tables[0].Name == name {
+				l.Deleted = true
+			}
+		}
+	})
 }

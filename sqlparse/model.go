@@ -69,6 +69,9 @@ type Lock struct {
 	Of []string
 	// Select is the SELECT the clause belongs to.
 	Select *Select
+	// Deleted marks a lock whose rows a DELETE of the same statement
+	// removes.
+	Deleted bool
 }
 
 // Table is a relation reference.
@@ -84,7 +87,10 @@ func (t Table) Unknown() bool { return containsHole(t.Name) }
 // Select is a SELECT (at any depth: CTE, subquery, UNION arm) that carries a
 // locking clause.
 type Select struct {
-	Tables  []Table // FROM items that are plain relations
+	Tables []Table // FROM items that are plain relations
+	// Columns are the columns the select list reads, lower-cased, "*"
+	// for a star; other expressions are left out.
+	Columns []string
 	HasFrom bool
 	Joins   bool // more than one FROM item or any JOIN
 	Where   []Cond
@@ -128,7 +134,12 @@ type Cond struct {
 	Column string // lower-cased column name; empty when not a column test
 	Op     Op
 	Value  ValueKind
-	Or     [][]Cond
+	// Arg names the value when it is one placeholder ("$2"), a constant
+	// ("'done'", "3", "true") or an upsert's proposed column
+	// ("excluded.c"), else "": a comparison with the very value a
+	// statement writes is no compare-and-swap.
+	Arg string
+	Or  [][]Cond
 	// InSubquery marks conditions that live only inside EXISTS / IN
 	// (SELECT ...) over another table.
 	InSubquery bool
@@ -140,21 +151,31 @@ type Assign struct {
 	// Guards are the target-row columns a CASE expression on the right-hand
 	// side tests (`worker_id = CASE WHEN expires_at <= $1 THEN ...`).
 	Guards []string
-	// SelfRef marks a value computed from the column itself (range_id + 1).
-	SelfRef bool
+	// SelfRef marks a value computed from the column itself (range_id + 1,
+	// COALESCE($1, worker_id)); Step one that adds to it or takes from it
+	// (n = n + 1, n = n - $1).
+	SelfRef, Step bool
 	// Copied marks an upsert's copy of the proposed row's own value
 	// (`c = EXCLUDED.c`, MySQL's `c = VALUES(c)`): the row is refreshed,
 	// not moved to a state the statement decides.
 	Copied bool
+	// Arg names the value as Cond.Arg does.
+	Arg string
 }
 
 // Write describes an UPDATE, DELETE or INSERT ... ON CONFLICT DO UPDATE.
 type Write struct {
-	Kind     Kind // KindUpdate, KindDelete or KindInsert (upsert)
-	Table    Table
-	Sets     []Assign
-	Where    []Cond // nil when the statement has no WHERE
-	HasWhere bool
+	Kind  Kind // KindUpdate, KindDelete or KindInsert (upsert)
+	Table Table
+	Sets  []Assign
+	// ConflictKey are an upsert's ON CONFLICT (columns).
+	ConflictKey []string
+	Where       []Cond // nil when the statement has no WHERE
+	HasWhere    bool
+	// ReadsOthers marks a WHERE whose subquery reads the target table
+	// again: a guard over other rows of it (`AND (SELECT count(*) FROM
+	// members WHERE ...) > 1`).
+	ReadsOthers bool
 	// WhereSpan covers the WHERE keyword (source offsets) when present.
 	WhereSpan Span
 }

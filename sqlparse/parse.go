@@ -351,6 +351,9 @@ func parseTree(st *Statement, text string, toks []Token, first int) *Statement {
 		st.Kind = KindOther
 	}
 	st.Locks = b.locks(node)
+	if len(st.Locks) > 0 {
+		markDeleted(st.Locks, node)
+	}
 	b.compat(st, node)
 	if st.Facts.Class == ClassDDL {
 		st.Changes = b.schemaChanges(node)
@@ -433,6 +436,13 @@ func (b *builder) upsert(ins *pg.InsertStmt) *Write {
 	}
 	w := &Write{Kind: KindInsert, Table: b.table(ins.Relation)}
 	w.Sets = assigns(oc.TargetList, w.Table, true)
+	if oc.Infer != nil {
+		for _, e := range oc.Infer.IndexElems {
+			if ie := e.GetIndexElem(); ie != nil && ie.Name != "" {
+				w.ConflictKey = append(w.ConflictKey, strings.ToLower(ie.Name))
+			}
+		}
+	}
 	b.where(w, oc.WhereClause, b.locateDoUpdate())
 	return w
 }
@@ -443,6 +453,7 @@ func (b *builder) where(w *Write, clause *pg.Node, from int) {
 	}
 	w.HasWhere = true
 	w.Where = conds(clause, w.Table, w.Kind == KindInsert)
+	w.ReadsOthers = !w.Table.Unknown() && guardRereads(clause, w.Table)
 	w.WhereSpan = b.keywordAt(from, "where")
 	if w.WhereSpan == (Span{}) {
 		w.WhereSpan = Span{b.loc(locationOf(clause)), b.loc(locationOf(clause))}
@@ -588,6 +599,17 @@ func (b *builder) selectInfo(s *pg.SelectStmt) *Select {
 	var target Table
 	if len(sel.Tables) == 1 {
 		target = sel.Tables[0]
+	}
+	for _, t := range s.TargetList {
+		if rt := t.GetResTarget(); rt != nil && rt.Val.GetColumnRef() != nil {
+			fields := rt.Val.GetColumnRef().Fields
+			switch last := fields[len(fields)-1]; {
+			case last.GetAStar() != nil:
+				sel.Columns = append(sel.Columns, "*")
+			case last.GetString_() != nil:
+				sel.Columns = append(sel.Columns, last.GetString_().Sval)
+			}
+		}
 	}
 	if s.WhereClause != nil {
 		sel.Where = conds(s.WhereClause, target, false)

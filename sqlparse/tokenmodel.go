@@ -1,6 +1,9 @@
 package sqlparse
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // tokenModel models from its tokens alone a statement in which no rule can
 // find anything the tokens do not show: a SELECT (or WITH ... SELECT) that
@@ -122,10 +125,17 @@ func tokenWrite(st *Statement, text string, toks []Token, first int) bool {
 				if !p.op("+") && !p.op("-") {
 					return false
 				}
-				a.SelfRef = true
+				a.SelfRef, a.Step = true, true
+			}
+			arg, ok := p.arg()
+			if !ok {
+				return false
 			}
 			if _, ok := p.value(); !ok {
 				return false
+			}
+			if !a.SelfRef {
+				a.Arg = arg
 			}
 			w.Sets = append(w.Sets, a)
 			if !p.punct(",") {
@@ -368,8 +378,49 @@ func (p *tokenCursor) cond(target Table) (Cond, bool) {
 		return Cond{}, false
 	}
 	p.advance()
+	arg, ok := p.arg()
+	if !ok {
+		return Cond{}, false
+	}
 	v, ok := p.value()
-	return Cond{Column: col, Op: op, Value: v}, ok
+	return Cond{Column: col, Op: op, Value: v, Arg: arg}, ok
+}
+
+// arg names the next token as Cond.Arg does: a placeholder ($2), or a
+// constant as the parse tree holds it ('it”s' is "'it's'", 007 is "7",
+// TRUE is "true"). ok is false for a constant whose value the tokens do
+// not spell plainly (E'\n', $$x$$, 1_000): the parse tree decides.
+func (p *tokenCursor) arg() (arg string, ok bool) {
+	t, ok := p.peek()
+	if !ok {
+		return "", true
+	}
+	w := t.Text(p.text)
+	switch t.Kind {
+	case TokParam:
+		return w, true
+	case TokString:
+		if len(w) < 2 || w[0] != '\'' || w[len(w)-1] != '\'' {
+			return "", false
+		}
+		return "'" + strings.ReplaceAll(w[1:len(w)-1], "''", "'") + "'", true
+	case TokNumber:
+		if strings.Trim(w, "0123456789") == "" {
+			if n, err := strconv.ParseInt(w, 10, 32); err == nil {
+				return strconv.Itoa(int(n)), true
+			}
+			return w, true // beyond int4: the tree keeps the digits
+		}
+		if strings.Trim(w, "0123456789.eE+-") == "" && strings.IndexFunc(w, func(r rune) bool { return r >= '0' && r <= '9' }) == 0 {
+			return w, true
+		}
+		return "", false
+	case TokIdent:
+		if strings.EqualFold(w, "true") || strings.EqualFold(w, "false") {
+			return strings.ToLower(w), true
+		}
+	}
+	return "", true
 }
 
 // tokenLockedSelect models from its tokens a SELECT that locks the rows of
@@ -388,10 +439,13 @@ func tokenLockedSelect(st *Statement, text string, toks []Token, first int) bool
 	if !p.word("select") {
 		return false
 	}
-	// The select list is not kept, only stepped over. After a dot or AS,
+	// The select list: each item's column (the name after the last dot,
+	// or a star), as the parse tree reads it. After a dot or AS,
 	// PostgreSQL takes any keyword as a label: `i.from`, `a AS from`.
 	items := 0
 	label := "" // "." or "as" when the next word is a label
+	var cols []string
+	col, at := "", 0 // the item's column, and how far into the item
 	for ; label != "" || !p.word("from"); items++ {
 		t, ok := p.peek()
 		if !ok {
@@ -403,21 +457,36 @@ func tokenLockedSelect(st *Statement, text string, toks []Token, first int) bool
 			if !(t.Kind == TokIdent && plainName(w) || label == "." && t.Kind == TokOp && w == "*") {
 				return false
 			}
+			if label == "." {
+				col = strings.ToLower(w) // the part after the last dot
+			}
 			label = ""
 		case t.Kind == TokIdent && strings.EqualFold(w, "as"):
 			label = "as"
 		case t.Kind == TokPunct && w == ".":
 			label = "."
-		case t.Kind == TokIdent && plainName(w), t.Kind == TokPunct && w == ",", t.Kind == TokOp && w == "*":
+		case t.Kind == TokPunct && w == ",":
+			if col != "" {
+				cols = append(cols, col)
+			}
+			col, at = "", -1
+		case t.Kind == TokIdent && plainName(w), t.Kind == TokOp && w == "*":
+			if at == 0 {
+				col = strings.ToLower(w)
+			}
 		default:
 			return false
 		}
+		at++
 		p.advance()
 	}
 	if items == 0 {
 		return false
 	}
-	sel := &Select{HasFrom: true, Tables: make([]Table, 1)}
+	if col != "" {
+		cols = append(cols, col)
+	}
+	sel := &Select{HasFrom: true, Tables: make([]Table, 1), Columns: cols}
 	table := &sel.Tables[0]
 	if !p.table(table) {
 		return false

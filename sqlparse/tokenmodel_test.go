@@ -18,6 +18,14 @@ import (
 // tokenModelSeeds are reads and inserts in the shapes persistence code
 // writes, and near misses the token model must leave to the parser.
 var tokenModelSeeds = []string{
+	// The select list's columns and the values' placeholders, as both
+	// models name them.
+	"SELECT a, t.b, t.*, c AS d, e f, s.t.g FROM t WHERE id = $1 FOR UPDATE",
+	"SELECT * FROM jobs WHERE queue = $1 AND state = 'available' LIMIT 1 FOR UPDATE SKIP LOCKED",
+	"UPDATE t SET a = $1, b = b + $2, c = 'x' WHERE id = $3 AND a <> $1 AND c = 'y'",
+	"UPDATE t SET s = 'it''s', n = 007, b = TRUE, f = 1.5e3, g = 2147483648 WHERE id = 1_000 AND s <> E'x' AND n = 0.5",
+	"DELETE FROM t WHERE s = $$x$$ AND b = false AND n = 3::bigint",
+
 	"SELECT range_id, data FROM shards WHERE shard_id = $1",
 	"select * from tasks where range_hash = $1 and task_id > $2 order by task_id limit $3",
 	"SELECT id FROM t WHERE metadata ? 'k' AND tags ?| array['a']",
