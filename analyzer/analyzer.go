@@ -7,10 +7,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -101,7 +104,7 @@ func (s *settings) register(fs *flag.FlagSet) {
 	fs.Var(&s.cfg.Target, "dsql-version", "target Aurora DSQL release `YYYY-MM[-DD]`; rules for features DSQL added later stay silent")
 	fs.Var(&s.cfg.FenceColumns, "fence-columns", "comma-separated version/epoch column names (`*` globs) that fence a write")
 	fs.Var(&s.cfg.OwnerColumns, "owner-columns", "comma-separated owner column names that fence a write when compared with the caller")
-	fs.Var(&s.cfg.StateColumns, "state-columns", "comma-separated state, lease and schedule column names that make a write coordination state")
+	fs.Var(&s.cfg.StateColumns, "state-columns", "comma-separated state, lease and schedule column names: contended state once the module shows a table contended (DSQL003)")
 	fs.Var(&s.cfg.ExpiryColumns, "expiry-columns", "comma-separated lease expiry column names that fence a write when compared with <")
 	fs.Var(ruleSet{s.cfg}, "disable", "comma-separated rule IDs to disable (e.g. DSQL003)")
 	fs.Var(&s.cfg.MigrationTx, "migration-tx", "how the migration runner applies a .sql file: `statement` (each statement on its own) or file (the file, or each goose/dbmate section, in one transaction, as golang-migrate and goose do)")
@@ -252,8 +255,9 @@ type checker struct {
 	// check for 40001 is left to.
 	loopPreds   map[ast.Node][]string
 	paramOwners map[types.Object]string // function-typed parameters' paramKeys
-	compared    map[ast.Node]map[types.Object]bool
-	keys        map[*types.Func]string // funcKey, made once
+	onceScopes  map[ast.Node]bool       // the functions of migrations
+	migrations  bool                    // the package is all migrations
+	keys        map[*types.Func]string  // funcKey, made once
 	summary     *txflow.Summary
 	// files caches Go source for building fixes.
 	files map[string][]byte
@@ -309,6 +313,11 @@ func (c *checker) lint(texts []*Text) {
 	sqlFileCfg := cfg.ForSQLFile()
 	var parsed []*parsedText
 	locks := map[ast.Node][]heldLock{}
+	type learned struct {
+		text *Text
+		st   *sqlparse.Statement
+	}
+	var toLearn, generated []learned
 	for _, t := range texts {
 		if (!t.Known && !sqlparse.LooksLikeSQL(t.SQL)) || (t.Const != nil && c.nonSQL[t.Const]) {
 			continue
@@ -327,12 +336,25 @@ func (c *checker) lint(texts []*Text) {
 			if l := st.Locks; st.Fragment && !t.Ref && len(l) > 0 && l[0].Strength == sqlparse.ForUpdate {
 				c.lockFragments = append(c.lockFragments, goLock{t.Pos(l[0].Span.Start, false), t.Pos(l[0].Span.End, true), t.Scope})
 			}
-			fences.Learn(cfg, st)
+			if t.Generated {
+				generated = append(generated, learned{t, st})
+			} else {
+				toLearn = append(toLearn, learned{t, st})
+			}
 			for _, l := range st.Locks {
 				if table, keys, ok := rules.LockKeys(l); ok && t.Scope != nil {
 					locks[t.Scope] = append(locks[t.Scope], heldLock{t.Pos(l.Span.Start, false), table, keys})
 				}
 			}
+		}
+	}
+	c.onceScopes, c.migrations = migrationScopes(c.pass.Pkg.Path(), c.pass.Files, parsed)
+	// Generated texts are learned last: the evidence cited is the query
+	// file sqlc read. What runs once (a migration, a test's setup) shows
+	// no contention.
+	for _, l := range append(toLearn, generated...) {
+		if !c.once(l.text) {
+			c.learn(fences, l.text, l.st)
 		}
 	}
 	scripts := make(map[*Text]*sqlparse.Script, len(parsed))
@@ -349,10 +371,11 @@ func (c *checker) lint(texts []*Text) {
 	}
 	seen := map[reported]bool{}
 	// check runs the rules (or only one) over a text and hands each
-	// finding, located and not suppressed, to report.
-	check := func(p *parsedText, fences *rules.Fences, only *rules.Rule, report func(analysis.Diagnostic)) {
+	// finding, located and not suppressed, to report with the span of its
+	// statement; quiet, when set, hears why DSQL003 left a write alone.
+	check := func(p *parsedText, fences *rules.Fences, only *rules.Rule, report func(analysis.Diagnostic, sqlparse.Span), quiet func(sqlparse.Span, string)) {
 		t := p.text
-		ctx := &rules.Context{Config: cfg, Style: p.script.Style, MaxParam: p.script.MaxParam, Fences: fences, Only: only}
+		ctx := &rules.Context{Config: cfg, Style: p.script.Style, MaxParam: p.script.MaxParam, Fences: fences, Only: only, Quiet: quiet}
 		if t.Node == nil {
 			ctx.Config = sqlFileCfg // a .sql file runs as its migration runner applies it
 		}
@@ -364,13 +387,23 @@ func (c *checker) lint(texts []*Text) {
 		}
 		// A test's setup, and a migration the migrator runs once, write
 		// rows no other process races for.
-		once := t.Node != nil && c.inTest(t.Node.Pos()) || c.settings.migrationDirs[filepath.Dir(c.pass.Fset.Position(t.Pos(0, false)).Filename)]
+		once := c.once(t)
 		for _, f := range c.safeCheck(ctx, p) {
+			stmt := statementAt(p.script, f.Span.Start)
 			if once && f.Rule == rules.UnfencedWrite {
+				if quiet != nil {
+					quiet(stmt, "a migration or a test's setup: it runs once, and no other process races for its rows")
+				}
 				continue
 			}
 			pos, end := t.Pos(f.Span.Start, false), t.Pos(f.Span.End, true)
-			if c.suppressed(p, f, pos) || seen[reported{pos, end, f.Message}] {
+			if c.suppressed(p, f, pos) {
+				if quiet != nil {
+					quiet(stmt, "a dsqllint:ignore directive silences "+f.Rule.ID+" here")
+				}
+				continue
+			}
+			if seen[reported{pos, end, f.Message}] {
 				continue
 			}
 			seen[reported{pos, end, f.Message}] = true
@@ -378,7 +411,7 @@ func (c *checker) lint(texts []*Text) {
 			if sf, ok := fixer.SuggestedFix(t, f.Fix); ok {
 				d.SuggestedFixes = []analysis.SuggestedFix{sf}
 			}
-			report(d)
+			report(d, stmt)
 		}
 	}
 	var writes []*parsedText
@@ -386,7 +419,7 @@ func (c *checker) lint(texts []*Text) {
 		if p.text.Ref || p.text.Generated {
 			continue // reported at the constant's declaration, or in the query file sqlc read
 		}
-		check(p, fences, nil, c.pass.Report)
+		check(p, fences, nil, func(d analysis.Diagnostic, _ sqlparse.Span) { c.pass.Report(d) }, nil)
 		if slices.ContainsFunc(p.script.Stmts, func(st *sqlparse.Statement) bool { return st.Write != nil }) {
 			writes = append(writes, p)
 		}
@@ -395,14 +428,115 @@ func (c *checker) lint(texts []*Text) {
 	// The module stage judges the writes again with what every package
 	// tells about fencing.
 	c.summary.Fences = fences
-	c.summary.Writes = func(module *rules.Fences) []analysis.Diagnostic {
+	c.summary.Writes = func(module *rules.Fences) []txflow.WriteVerdict {
 		clear(seen)
-		var out []analysis.Diagnostic
+		var out []txflow.WriteVerdict
 		for _, p := range writes {
-			check(p, module, rules.UnfencedWrite, func(d analysis.Diagnostic) { out = append(out, d) })
+			verdict := func(stmt sqlparse.Span) txflow.WriteVerdict {
+				return txflow.WriteVerdict{Pos: p.text.Pos(stmt.Start, false), End: p.text.Pos(stmt.End, true)}
+			}
+			check(p, module, rules.UnfencedWrite, func(d analysis.Diagnostic, stmt sqlparse.Span) {
+				v := verdict(stmt)
+				v.Diag = &d
+				out = append(out, v)
+			}, func(stmt sqlparse.Span, why string) {
+				v := verdict(stmt)
+				v.Why = why
+				out = append(out, v)
+			})
 		}
 		return out
 	}
+}
+
+// statementAt returns the span of the statement of s holding offset off.
+func statementAt(s *sqlparse.Script, off int) sqlparse.Span {
+	for _, st := range s.Stmts {
+		if st.Span.Start <= off && off < st.Span.End {
+			return st.Span
+		}
+	}
+	return sqlparse.Span{Start: off, End: off}
+}
+
+// once reports a text that runs once, so that no other process races
+// for the rows it writes: a test's, and a migration's (in the schema's
+// directories, or a function of a Go migration list).
+func (c *checker) once(t *Text) bool {
+	return t.Node != nil && (c.migrations || c.inTest(t.Node.Pos())) || t.Scope != nil && c.onceScopes[t.Scope] ||
+		c.settings.migrationDirs[filepath.Dir(c.pass.Fset.Position(t.Pos(0, false)).Filename)]
+}
+
+// migrationScopes returns the functions that change the schema (CREATE
+// TABLE, ALTER TABLE ...), and their siblings in a composite literal that
+// holds one of them: a Go migration list (`var migrations =
+// []func(*sql.Tx) error{...}`, `{Version: 3, Up: func...}`), whose every
+// step runs once. A package where at least half the functions that run
+// SQL change the schema (one function per version), or one named for
+// migrations that changes it at all, is all migrations (whole).
+func migrationScopes(pkg string, files []*ast.File, parsed []*parsedText) (scopes map[ast.Node]bool, whole bool) {
+	ddl, sql := map[ast.Node]bool{}, map[ast.Node]bool{}
+	for _, p := range parsed {
+		if p.text.Scope == nil {
+			continue
+		}
+		sql[p.text.Scope] = true
+		if slices.ContainsFunc(p.script.Stmts, func(st *sqlparse.Statement) bool { return st.Create != nil || len(st.Changes) > 0 }) {
+			ddl[p.text.Scope] = true
+		}
+	}
+	if len(ddl) == 0 {
+		return nil, false
+	}
+	if len(ddl) >= 2 && 2*len(ddl) >= len(sql) || strings.Contains(path.Base(pkg), "migrat") {
+		return nil, true
+	}
+	scopes = maps.Clone(ddl)
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			var funcs []ast.Node
+			migrates := false
+			ast.Inspect(lit, func(n ast.Node) bool {
+				if fl, ok := n.(*ast.FuncLit); ok {
+					funcs = append(funcs, fl)
+					migrates = migrates || ddl[fl]
+					return false
+				}
+				return true
+			})
+			if migrates {
+				for _, fl := range funcs {
+					scopes[fl] = true
+				}
+			}
+			return true
+		})
+	}
+	return scopes, false
+}
+
+// learn records what st, of text t, shows of contention.
+func (c *checker) learn(fences *rules.Fences, t *Text, st *sqlparse.Statement) {
+	at := ""
+	if st.Write != nil || len(st.Locks) > 0 {
+		at = c.where(t.Pos(st.Span.Start, false))
+	}
+	fences.Learn(c.settings.cfg, st, at)
+}
+
+// where names a position as evidence is cited: "store/task.go:124",
+// relative to the module root.
+func (c *checker) where(pos token.Pos) string {
+	p := c.pass.Fset.Position(pos)
+	name := filepath.Base(p.Filename)
+	if rel, err := filepath.Rel(c.settings.root, p.Filename); err == nil && c.settings.root != "" && filepath.IsLocal(rel) {
+		name = filepath.ToSlash(rel)
+	}
+	return name + ":" + strconv.Itoa(p.Line)
 }
 
 // safeCheck runs the rules; a rule that panics on this SQL becomes an

@@ -28,13 +28,13 @@ func TestSchemaOncePerModule(t *testing.T) {
 			t.Errorf("%s: %v", act.Package.PkgPath, act.Err)
 		}
 		for _, d := range act.Diagnostics {
-			if strings.Contains(d.Message, "leases has worker_id (db/migrations/001_init.sql:1)") {
+			if strings.Contains(d.Message, "not the primary key (id) of leases (declared at db/migrations/001_init.sql:1)") {
 				found++
 			}
 		}
 	}
 	if found != 3 {
-		t.Errorf("%d packages report the key-only delete, want 3", found)
+		t.Errorf("%d packages report the lock by a column that is not the key, want 3", found)
 	}
 	if s.modules.loads != 1 {
 		t.Errorf("the module was loaded %d times, want once", s.modules.loads)

@@ -224,7 +224,6 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.
 					ps.Pos, ps.End = sp[0], sp[1]
 				}
 				ps.Quiet = c.suppressedAt("DSQL005", ps.Pos, nil)
-				ps.Compared = c.resultCompared(q.scope, q.call, q.parent)
 				s.Stmts = append(s.Stmts, ps)
 				continue
 			}
@@ -254,103 +253,6 @@ func (c *checker) textSpan(t *Text) [2]token.Pos {
 		return [2]token.Pos{t.Node.Pos(), t.Node.End()}
 	}
 	return [2]token.Pos{t.Pos(0, false), t.Pos(len(t.SQL), true)}
-}
-
-// resultCompared reports whether the function compares what call yields:
-// a variable it scans into (&x) or assigns from it, compared with ==, !=,
-// <, > or switched on somewhere in the function (errors aside).
-func (c *checker) resultCompared(scope ast.Node, call *ast.CallExpr, parent ast.Node) bool {
-	info := c.pass.TypesInfo
-	compared := c.comparedIn(scope)
-	if len(compared) == 0 {
-		return false
-	}
-	if a, ok := parent.(*ast.AssignStmt); ok {
-		for _, l := range a.Lhs {
-			if id, ok := l.(*ast.Ident); ok && compared[info.ObjectOf(id)] {
-				return true
-			}
-		}
-	}
-	found := false
-	ast.Inspect(call, func(n ast.Node) bool {
-		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && compared[info.Uses[id]] {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// comparedIn returns the variables a function compares or switches on,
-// errors aside; computed once per function.
-func (c *checker) comparedIn(scope ast.Node) map[types.Object]bool {
-	if m, ok := c.compared[scope]; ok {
-		return m
-	}
-	info := c.pass.TypesInfo
-	m := map[types.Object]bool{}
-	note := func(e ast.Expr) {
-		ast.Inspect(e, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				if obj, ok := info.Uses[id].(*types.Var); ok && !isError(obj.Type()) {
-					m[obj] = true
-				}
-			}
-			return true
-		})
-	}
-	var body *ast.BlockStmt
-	switch s := scope.(type) {
-	case *ast.FuncDecl:
-		body = s.Body
-	case *ast.FuncLit:
-		body = s.Body
-	}
-	var assigns []*ast.AssignStmt
-	if body != nil {
-		ast.Inspect(body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.BinaryExpr:
-				switch n.Op {
-				case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ:
-					note(n.X)
-					note(n.Y)
-				}
-			case *ast.SwitchStmt:
-				if n.Tag != nil {
-					note(n.Tag)
-				}
-			case *ast.AssignStmt:
-				if len(n.Lhs) == len(n.Rhs) {
-					assigns = append(assigns, n)
-				}
-			}
-			return true
-		})
-	}
-	// What flows into a compared variable is compared too:
-	// lastVersion = old.Version; if request.Version != lastVersion.
-	for range 3 {
-		before := len(m)
-		for _, a := range assigns {
-			for i, l := range a.Lhs {
-				if id, ok := l.(*ast.Ident); ok && m[info.ObjectOf(id)] {
-					note(a.Rhs[i])
-				}
-			}
-		}
-		if len(m) == before {
-			break
-		}
-	}
-	if c.compared == nil {
-		c.compared = map[ast.Node]map[types.Object]bool{}
-	}
-	c.compared[scope] = m
-	return m
 }
 
 func isError(t types.Type) bool {
@@ -466,15 +368,8 @@ func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int
 		if from == "" {
 			return
 		}
-		compared := -1 // computed once, when needed
 		add := func(p txflow.Pass) {
-			if compared < 0 {
-				compared = 0
-				if c.resultCompared(scope, call, parent) {
-					compared = 1
-				}
-			}
-			p.From, p.Callee, p.Pos, p.Compared = from, callee, call.Pos(), compared == 1
+			p.From, p.Callee, p.Pos = from, callee, call.Pos()
 			s.Passes = append(s.Passes, p)
 		}
 		handle := func(x ast.Expr, arg int) {

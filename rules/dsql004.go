@@ -43,7 +43,7 @@ func IsCASWrite(cfg *Config, st *sqlparse.Statement) bool {
 		// A guard that only rules a value out (status IS DISTINCT FROM
 		// 'done', executor_id <> $1) makes the write idempotent: no row
 		// changed means it was done already, not that a race was lost.
-		if isFence(cfg, nil, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) && !excludesOnly(c.Op) && !toggle(cfg, w, c) {
+		if isFence(cfg, Contention{}, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) && !excludesOnly(c.Op) && !toggle(cfg, w, c) {
 			fence[c.Column] = true
 		}
 	}

@@ -3,37 +3,81 @@ package rules
 import (
 	"slices"
 	"sort"
+	"strings"
 
+	"github.com/dsqllint/dsqllint/catalog"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
 // Fences records what the statements of a package (or of a whole module)
-// tell about fencing, per table:
-//   - the configured version, owner and state columns some write fences on
-//     (or a schema declares);
-//   - by usage, whatever the names: the columns UPDATEs assign, the columns
-//     any statement compares, and the columns compared beside the key that
-//     pins a row. A column the module writes and compares beside the key
-//     (`SET worker = $1 ... WHERE worker IS NULL`, then `WHERE id = $2 AND
-//     worker = $3`) is mutable coordination state: comparing it fences a
-//     write. A configured name the module writes but never compares, on a
-//     table it never locks, is payload (an OAuth2 `state` stored by key).
+// show of contention, per table: evidence that other processes race for its
+// rows, where that evidence is, and which columns are the contended state.
+//
+// Evidence is what a statement does, never what a column is called:
+//   - a lock: a SELECT ... FOR UPDATE, FOR NO KEY UPDATE or FOR SHARE of the
+//     table's rows (a SKIP LOCKED claim among them);
+//   - a compare-and-swap: a write that pins a row by its key and compares
+//     a column it assigns (SET state = 'running' WHERE id = $1 AND state =
+//     'pending'; SET value = $3 WHERE key = $2 AND value = $4);
+//   - a guard: a column a write compares with the caller's value beside
+//     the row's key (an owner, a lease, a version: WHERE id = $1 AND
+//     worker = $2), when some statement writes that column.
+//
+// Not evidence: a filter (a SELECT's WHERE), a comparison with the very
+// value a write assigns (`SET c = $1 ... WHERE c <> $1` skips a write that
+// changes nothing), a rename (the column compared is the only pin), and a
+// column's name.
 type Fences struct {
 	tables map[string]*usage
-	// filtered are the names SELECTs look rows up by, whatever the table.
+	// filtered are the names SELECTs look rows up by, and those writes of
+	// tables named at run time compare, whatever the table.
 	filtered map[string]bool
+	// of caches Of's answers until the next Learn or Merge.
+	of map[string]Contention
+}
+
+// Evidence is one statement that shows a table contended: where it is
+// ("store/task.go:124") and what it does ("locks it FOR UPDATE").
+type Evidence struct {
+	At, Does string
+}
+
+func (e Evidence) String() string {
+	if e.At == "" {
+		return "a statement " + e.Does
+	}
+	return e.At + " " + e.Does
 }
 
 type usage struct {
-	named    []string        // configured columns some write fences on
-	written  map[string]bool // assigned by an UPDATE or ON CONFLICT DO UPDATE
-	compared map[string]bool // compared by any statement's WHERE
-	guarded  map[string]bool // compared beside the key that pins the row, in a write or a lock
-	locked   bool            // some SELECT locks its rows
-	pk       []string        // the schema's primary key
-	keys     map[string]bool // its columns
-	uniques  [][]string      // the schema's other unique keys
-	lookup   map[string]bool // columns of a unique key some statement picks a row by, that key alone
+	lock     Evidence            // the first lock of its rows
+	lockCols map[string]bool     // what the locks read, "*" for a star
+	cas      map[string]Evidence // columns some write compare-and-sets
+	marks    map[string]Evidence // columns some write sets where still NULL
+	flags    map[string]bool     // columns the writes set to true or false only
+	guards   map[string][]guard  // columns compared beside the key with the caller's value
+	written  map[string]bool     // assigned by an UPDATE or ON CONFLICT DO UPDATE
+	compared map[string]bool     // compared by a write's or a lock's WHERE
+	states   map[string]bool     // compared there for (in)equality: a state, not a time
+	claimed  map[string]bool     // compared so by a lock's WHERE: what a claim picks rows by
+	pk       []string            // the schema's primary key
+	keys     map[string]bool     // its columns
+	uniques  [][]string          // the schema's other unique keys
+	lookup   map[string]bool     // columns of a unique key some statement picks a row by, that key alone
+	rowKeys  [][]string          // what the statements that show contention pick a row by
+	schema   *catalog.Table      // the schema's table, when it knows it
+}
+
+// guard is a comparison of a column with the caller's value beside the
+// columns that pin the row.
+type guard struct {
+	Evidence
+	pins []string
+}
+
+func newUsage() *usage {
+	return &usage{lockCols: map[string]bool{}, cas: map[string]Evidence{}, marks: map[string]Evidence{}, flags: map[string]bool{}, guards: map[string][]guard{},
+		written: map[string]bool{}, compared: map[string]bool{}, states: map[string]bool{}, claimed: map[string]bool{}, keys: map[string]bool{}, lookup: map[string]bool{}}
 }
 
 // NewFences returns an empty record.
@@ -42,8 +86,9 @@ func NewFences() *Fences { return &Fences{tables: map[string]*usage{}, filtered:
 func (f *Fences) table(cfg *Config, t sqlparse.Table) *usage {
 	u := f.tables[t.Name]
 	if u == nil {
-		u = &usage{written: map[string]bool{}, compared: map[string]bool{}, guarded: map[string]bool{}, keys: map[string]bool{}, lookup: map[string]bool{}}
+		u = newUsage()
 		if st := tableOf(cfg, t); st != nil {
+			u.schema = st
 			// The primary key picks the row; compared beside another
 			// column it is part of the row's name, never its state. A
 			// unique index may hold a column the module writes (a claim's
@@ -59,56 +104,72 @@ func (f *Fences) table(cfg *Config, t sqlparse.Table) *usage {
 	return u
 }
 
-// Learn records what st tells about fencing.
-func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement) {
-	if ct := st.Create; ct != nil && !ct.Table.Unknown() && tableOf(cfg, ct.Table) == nil {
-		// (A table the schema knows is judged by its typed columns.)
-		for _, col := range ct.Columns {
-			if cfg.FenceColumns.Has(col) {
-				f.add(cfg, ct.Table, col)
-			}
-		}
-	}
+// Learn records what st, found at at ("store/task.go:124"), shows of
+// contention.
+func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
+	clear(f.of)
 	for _, l := range st.Locks {
-		if l.Select != nil && len(l.Select.Tables) == 1 && !l.Select.Tables[0].Unknown() {
-			u := f.table(cfg, l.Select.Tables[0])
-			u.locked = true
-			u.learnWhere(l.Select.Where, nil)
+		if l.Select == nil || l.Deleted {
+			continue // (rows locked to be deleted by the same statement: nothing is left to race for)
+		}
+		does := "locks it " + strings.TrimPrefix(l.Strength.String(), "LOCK ")
+		if l.Wait == sqlparse.WaitSkipLocked {
+			does += " SKIP LOCKED"
+		}
+		for _, t := range l.Select.Tables {
+			// A lock over a join locks the rows of every table it reads,
+			// or of those OF names.
+			if t.Unknown() || len(l.Of) > 0 && !slices.Contains(l.Of, t.Name) && !slices.Contains(l.Of, t.Alias) {
+				continue
+			}
+			u := f.table(cfg, t)
+			if u.lock.Does == "" {
+				u.lock = Evidence{at, does}
+			}
+			if len(l.Select.Tables) == 1 {
+				for _, c := range l.Select.Columns {
+					u.lockCols[c] = true
+				}
+				u.addRowKey(pins(l.Select.Where))
+				u.learnWhere(l.Select.Where, nil, at)
+			}
 		}
 	}
 	for _, name := range st.Filters {
 		f.filtered[name] = true
 	}
 	w := st.Write
-	if w == nil || w.Table.Unknown() {
+	if w == nil {
+		return
+	}
+	if w.Table.Unknown() {
+		// A table named at run time (`UPDATE %s ...`) could be any:
+		// what it compares counts for names alone.
+		for _, c := range w.Where {
+			if c.Column != "" && !c.InSubquery && comparison(c.Op) && !skipsUnchanged(w, c) {
+				f.filtered[c.Column] = true
+			}
+		}
 		return
 	}
 	u := f.table(cfg, w.Table)
 	for _, a := range w.Sets {
-		if !a.Copied {
+		if flag, seen := u.flags[a.Column]; flag || !seen {
+			u.flags[a.Column] = a.Arg == "true" || a.Arg == "false"
+		}
+		if !slices.Contains(w.ConflictKey, a.Column) && !(a.Copied && len(w.ConflictKey) == 0) {
+			// (An upsert's copy of its conflict key, `name =
+			// EXCLUDED.name`, refreshes the row's name.)
 			u.written[a.Column] = true
 		}
 	}
-	u.learnWhere(w.Where, w)
-	for _, col := range fenceColumns(cfg, w, w.Where) {
-		// A CAS on an ordinary column (a rename: SET username = 'admin'
-		// WHERE username = 'root') fences that write but does not make the
-		// table coordination state.
-		if cfg.FenceColumns.Has(col) || cfg.OwnerColumns.Has(col) || cfg.StateColumns.Has(col) {
-			f.add(cfg, w.Table, col)
-		}
-	}
+	u.learnWhere(w.Where, w, at)
 }
 
-// learnWhere records the columns a lock's or a write's WHERE compares. A
-// column compared with a value of the caller's (a parameter, a constant,
-// IS NULL) while another column pins the row by equality is a guard:
-// `WHERE id = $2 AND worker = $3`. Not a guard: a comparison the write
-// makes of a column it assigns too (a CAS on itself: a rename, or `data IS
-// DISTINCT FROM $1`, fences that write but makes no coordination state),
-// one that only rules a value out, a join (`t.parent_id = v.id`), a time
-// (`< now()`), or a filter of a bulk write that pins no row.
-func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write) {
+// learnWhere records what a lock's or a write's WHERE compares, and, for a
+// write that pins a row by key (an upsert pins its conflicting row), the
+// columns it compare-and-sets or guards on.
+func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write, at string) {
 	var pinned []string // the columns pinned by a value of the caller's
 	for _, c := range conds {
 		if c.Column != "" && !c.InSubquery && c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller {
@@ -125,24 +186,148 @@ func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write) {
 			}
 		}
 	}
-	for _, c := range conds {
-		if c.Column == "" || c.InSubquery || !comparison(c.Op) {
-			continue
-		}
-		u.compared[c.Column] = true
-		if c.Value != sqlparse.ValueCaller || excludesOnly(c.Op) || (w != nil && assigns(w, c.Column)) {
-			continue
-		}
-		if isRange(c.Op) && len(u.pk) > 0 && slices.ContainsFunc(u.pk, func(k string) bool { return !slices.Contains(pinned, k) }) {
-			continue // a sweep over part of the key (record_expiry < $2 in a partition), not a row's guard
-		}
-		for _, d := range conds {
-			if d.Column != "" && d.Column != c.Column && !d.InSubquery && d.Op == sqlparse.OpEq && d.Value == sqlparse.ValueCaller {
-				u.guarded[c.Column] = true
-				break
+	// The other conjuncts, and those of a disjunction's branches (owner IS
+	// NULL OR expires_at < now()), each against the row the pins pick. A
+	// compare with the value written skips a write that changes nothing:
+	// it compares nothing read earlier.
+	var each func(conds []sqlparse.Cond)
+	each = func(conds []sqlparse.Cond) {
+		for _, c := range conds {
+			if c.Op == sqlparse.OpOr {
+				for _, b := range c.Or {
+					each(b)
+				}
+				continue
+			}
+			if c.Column == "" || c.InSubquery || !comparison(c.Op) || w != nil && skipsUnchanged(w, c) {
+				continue
+			}
+			u.compared[c.Column] = true
+			if !isRange(c.Op) && (c.Value == sqlparse.ValueCaller || c.Op == sqlparse.OpIsNull || c.Op == sqlparse.OpIsNotNull) {
+				u.states[c.Column] = true
+				if w == nil {
+					u.claimed[c.Column] = true
+				}
+			}
+			if w == nil || u.keys[c.Column] || u.lookup[c.Column] || (c.Value != sqlparse.ValueCaller && c.Value != sqlparse.ValueNow) {
+				continue
+			}
+			if w.Kind != sqlparse.KindInsert && !slices.ContainsFunc(pinned, func(p string) bool { return p != c.Column }) {
+				continue // no other column pins the row: a rename, or a bulk write's filter
+			}
+			if isRange(c.Op) && len(u.pk) > 0 && slices.ContainsFunc(u.pk, func(k string) bool { return !slices.Contains(pinned, k) }) {
+				continue // a sweep over part of the key (record_expiry < $2 in a partition), not a row's guard
+			}
+			if w.Kind != sqlparse.KindInsert {
+				u.addRowKey(slices.DeleteFunc(pins(conds), func(p string) bool { return p == c.Column }))
+			}
+			switch {
+			case assigns(w, c.Column):
+				// A compare-and-swap, or a state machine's step (SET
+				// status = 'cancelled' ... AND status NOT IN ('done')); a
+				// placeholder ruled out (<> $3) may be the value written
+				// under another name, so it shows nothing, and neither
+				// does a flag's toggle or a mark set once.
+				switch {
+				case excludesOnly(c.Op) && isParam(c.Arg), toggles(w, c):
+				case c.Op == sqlparse.OpIsNull:
+					// Set where still NULL: a claim when the module also
+					// compares the column with the caller (an owner), else
+					// a mark set once (deleted_at, a backfill).
+					addEvidence(u.marks, c.Column, Evidence{at, "compare-and-sets " + c.Column})
+				default:
+					addEvidence(u.cas, c.Column, Evidence{at, "compare-and-sets " + c.Column})
+				}
+			case c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && (isParam(c.Arg) || c.Arg == ""):
+				// The caller's value, not a constant filter (kind =
+				// 'x'): an owner, a lease, a version read earlier.
+				u.guards[c.Column] = append(u.guards[c.Column], guard{Evidence{at, "compares " + c.Column + " beside the row's key"},
+					slices.DeleteFunc(slices.Clone(pinned), func(p string) bool { return p == c.Column })})
 			}
 		}
 	}
+	each(conds)
+}
+
+// pins returns the columns conds pick rows by: compared by equality (or
+// IN) with a value of the caller's, outside any subquery.
+func pins(conds []sqlparse.Cond) []string {
+	var cols []string
+	for _, c := range conds {
+		if (c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn) && c.Value == sqlparse.ValueCaller && c.Column != "" && !c.InSubquery {
+			cols = append(cols, c.Column)
+		}
+	}
+	return cols
+}
+
+func (u *usage) addRowKey(key []string) {
+	if len(key) == 0 || len(u.rowKeys) >= 16 {
+		return
+	}
+	sort.Strings(key)
+	if !slices.ContainsFunc(u.rowKeys, func(k []string) bool { return slices.Equal(k, key) }) {
+		u.rowKeys = append(u.rowKeys, key)
+	}
+}
+
+// toggles reports a compare of an assigned column that only flips a flag
+// (`SET is_deleted = true ... AND is_deleted = false`) or sets a mark once
+// (`SET deleted_at = now() ... AND deleted_at IS NULL`): done twice, it is
+// done; no one's value is lost. A claim sets the caller's value (`SET
+// worker = $1 ... AND worker IS NULL`).
+func toggles(w *sqlparse.Write, c sqlparse.Cond) bool {
+	boolean := func(arg string) bool { return arg == "true" || arg == "false" }
+	for _, a := range w.Sets {
+		if a.Column == c.Column {
+			return boolean(c.Arg) && boolean(a.Arg) || c.Op == sqlparse.OpIsNull && !isParam(a.Arg) && !a.Copied
+		}
+	}
+	return false
+}
+
+func (u *usage) marksMerge(o *usage) {
+	for k, e := range o.marks {
+		addEvidence(u.marks, k, e)
+	}
+	for k, f := range o.flags {
+		if seen, ok := u.flags[k]; !ok || seen {
+			u.flags[k] = f
+		}
+	}
+}
+
+// isParam reports an Arg that is a placeholder.
+func isParam(arg string) bool { return strings.HasPrefix(arg, "$") }
+
+func addEvidence(m map[string]Evidence, col string, e Evidence) {
+	if _, ok := m[col]; !ok {
+		m[col] = e
+	}
+}
+
+// skipsUnchanged reports a comparison of an assigned column with the very
+// value the write assigns it (`SET c = $1 ... WHERE c <> $1`, `c =
+// EXCLUDED.c ... WHERE t.c IS DISTINCT FROM EXCLUDED.c`): the write only
+// skips what would change nothing; it compares with no value read earlier.
+//
+// Only when the write changes nothing else, or only copies the proposed
+// row: beside other changes (`SET day = EXCLUDED.day, n = CASE ... END
+// WHERE day <> EXCLUDED.day OR n < $3`) the compare decides them.
+func skipsUnchanged(w *sqlparse.Write, c sqlparse.Cond) bool {
+	if c.Op != sqlparse.OpNe && c.Op != sqlparse.OpDistinct || c.Arg == "" {
+		return false
+	}
+	same := false
+	for _, a := range w.Sets {
+		switch {
+		case a.Column == c.Column && (a.Arg == c.Arg || a.Copied && c.Arg == "excluded."+c.Column):
+			same = true
+		case !a.Copied:
+			return false
+		}
+	}
+	return same
 }
 
 func isRange(op sqlparse.Op) bool {
@@ -150,31 +335,39 @@ func isRange(op sqlparse.Op) bool {
 }
 
 // Merge adds what o learned to f: the module's record is the union of its
-// packages'.
+// packages'. Of two pieces of evidence for the same thing, f's stays.
 func (f *Fences) Merge(o *Fences) {
 	if o == nil {
 		return
 	}
+	clear(f.of)
 	for name, ou := range o.tables {
 		u := f.tables[name]
 		if u == nil {
-			u = &usage{written: map[string]bool{}, compared: map[string]bool{}, guarded: map[string]bool{}, keys: map[string]bool{}, lookup: map[string]bool{}}
+			u = newUsage()
 			f.tables[name] = u
 		}
-		for _, c := range ou.named {
-			if !slices.Contains(u.named, c) {
-				u.named = append(u.named, c)
-			}
+		if u.lock.Does == "" {
+			u.lock = ou.lock
 		}
-		sort.Strings(u.named)
-		for _, m := range [][2]map[string]bool{{u.written, ou.written}, {u.compared, ou.compared}, {u.guarded, ou.guarded}, {u.keys, ou.keys}, {u.lookup, ou.lookup}} {
+		for k, e := range ou.cas {
+			addEvidence(u.cas, k, e)
+		}
+		u.marksMerge(ou)
+		for k, g := range ou.guards {
+			u.guards[k] = append(u.guards[k], g...)
+		}
+		for _, m := range [][2]map[string]bool{{u.lockCols, ou.lockCols}, {u.written, ou.written}, {u.compared, ou.compared},
+			{u.states, ou.states}, {u.claimed, ou.claimed}, {u.keys, ou.keys}, {u.lookup, ou.lookup}} {
 			for k := range m[1] {
 				m[0][k] = true
 			}
 		}
-		u.locked = u.locked || ou.locked
 		if u.pk == nil {
 			u.pk, u.uniques = ou.pk, ou.uniques
+		}
+		for _, k := range ou.rowKeys {
+			u.addRowKey(slices.Clone(k))
 		}
 	}
 	for k := range o.filtered {
@@ -182,129 +375,222 @@ func (f *Fences) Merge(o *Fences) {
 	}
 }
 
-func (f *Fences) add(cfg *Config, table sqlparse.Table, col string) {
-	u := f.table(cfg, table)
-	if !slices.Contains(u.named, col) {
-		u.named = append(u.named, col)
-		sort.Strings(u.named)
-	}
+// Contention is what the module shows of one table's contention.
+type Contention struct {
+	// Rows is the evidence that its rows are contended: a lock, else the
+	// first compare-and-swap or guard; zero when nothing shows it.
+	Rows Evidence
+	// Columns are the contended columns, each with its evidence.
+	Columns map[string]Evidence
+	// Guards are the columns statements compare with the caller's value
+	// beside the row's key, contended or not: what a fix may compare.
+	Guards []string
+	// Fences are the contended columns some statement compares as a
+	// fence (compare-and-sets, or guards on beside the key), but for
+	// counters, compared only by range (a capacity: `active_tasks < $2`).
+	// A step of any other column (`SET n = n + 1`) is computed on the row
+	// as written and loses no one's write; a step of a fence (`range_id =
+	// range_id + 1`) takes the row from whoever holds it. (`COALESCE($1,
+	// worker_id)` is no step: it sets the column when $1 is given.)
+	Fences map[string]bool
+	// Keys are what the statements that show the contention pick a row
+	// by, its state left out: a write picking rows by none of them (a
+	// purge of a room's events by room) writes no row they race for.
+	Keys [][]string
+	// Named are the version and owner columns (by the configured names)
+	// that statements compare, for a table with no evidence either way.
+	Named []string
 }
 
-// Of returns the columns table is fenced on elsewhere: the configured
-// ones, then those its statements' usage shows.
-func (f *Fences) Of(table string) []string {
-	if f == nil || f.tables[table] == nil {
-		return nil
-	}
-	u := f.tables[table]
-	cols := slices.Clone(u.named)
-	for _, c := range f.guards(u) {
-		if !slices.Contains(cols, c) {
-			cols = append(cols, c)
-		}
-	}
-	return cols
-}
+// Contended reports whether the module shows the table's rows contended.
+func (c Contention) Contended() bool { return c.Rows.Does != "" }
 
-// Named returns the configured columns table is fenced on elsewhere.
-func (f *Fences) Named(table string) []string {
-	if f == nil || f.tables[table] == nil {
-		return nil
-	}
-	return f.tables[table].named
-}
-
-// guards returns, sorted, the columns written and compared beside a key.
-func (f *Fences) guards(u *usage) []string {
-	var cols []string
-	for c := range u.guarded {
-		if f.guard(u, c) {
-			cols = append(cols, c)
-		}
-	}
-	sort.Strings(cols)
-	return cols
-}
-
-// Guard reports whether usage makes col of table mutable coordination
-// state: the statements write it and compare it beside the row's key.
-func (f *Fences) Guard(table, col string) bool {
-	if f == nil || f.tables[table] == nil {
-		return false
-	}
-	return f.guard(f.tables[table], col)
-}
-
-// guard: col is written and compared beside a key, and is no key itself.
+// Of returns what the module shows of table's contention.
 //
-// A column of a unique index the module writes is state too (a claim's
-// worker), unless a statement picks a row by that unique key (beside
-// primary key columns at most): then it is the row's other name (a
-// renamed domain's, WHERE shard_id = $1 AND name = $2).
-func (f *Fences) guard(u *usage, col string) bool {
-	return u.written[col] && u.guarded[col] && !u.keys[col] && !u.lookup[col]
-}
-
-// Payload reports whether usage shows col of table to be payload whatever
-// its name: the statements write it, none compares it or looks rows up by
-// it, and nothing locks the table's rows.
-func (f *Fences) Payload(table, col string) bool {
+// The contended columns are the ones compare-and-set, the guards some
+// statement also writes, the columns locks read, and, once the rows are
+// shown contended, their state: the columns written and compared for
+// (in)equality by a write or a lock (a claim's `state = 'available'`), or
+// bearing a configured state, owner or version name. Names decide nothing
+// alone: where nothing shows the rows contended, Named lists the version
+// and owner columns the statements compare, for the rule to say it judged
+// by name.
+func (f *Fences) Of(cfg *Config, table string) Contention {
 	if f == nil || f.tables[table] == nil {
-		return false
+		return Contention{}
 	}
-	u := f.tables[table]
-	return u.written[col] && !u.compared[col] && !u.locked && !f.filtered[col]
+	if con, ok := f.of[table]; ok {
+		return con
+	}
+	if f.of == nil {
+		f.of = map[string]Contention{}
+	}
+	con := f.contention(cfg, f.tables[table])
+	f.of[table] = con
+	return con
 }
 
-// fenceColumns returns the columns of conds that fence the write w on its
-// target row, excluding lease-expiry guards (which fence, but are not a
-// column other writes are expected to compare). An OR fences only when
-// every branch does; its columns are not returned.
-func fenceColumns(cfg *Config, w *sqlparse.Write, conds []sqlparse.Cond) []string {
+func (f *Fences) contention(cfg *Config, u *usage) Contention {
+	var con Contention
+	con.Columns = map[string]Evidence{}
+	state := func(c string) bool { return !u.keys[c] && !u.lookup[c] }
+	for _, c := range sortedKeys(u.cas) {
+		if state(c) {
+			con.Columns[c] = u.cas[c]
+		}
+	}
+	for _, c := range sortedKeys(u.marks) {
+		if state(c) && (len(u.guards[c]) > 0 || cfg.OwnerColumns.Has(c)) {
+			addEvidence(con.Columns, c, u.marks[c])
+		}
+	}
+	for _, c := range sortedKeys(u.guards) {
+		if !state(c) || u.flags[c] {
+			continue // (a flag compared beside the key is a filter: `AND is_deleted = $6`)
+		}
+		con.Guards = append(con.Guards, c)
+		if !u.written[c] {
+			continue
+		}
+		// A guard beside a key the module never writes: an owner, a
+		// lease, a version of the row that key names. Beside columns a
+		// save rewrites with the rest of the row (`DELETE ... WHERE
+		// user_id = $1 AND entry_id = $2`), nothing tells key from guard.
+		for _, g := range u.guards[c] {
+			if slices.ContainsFunc(g.pins, func(p string) bool { return !u.written[p] }) {
+				addEvidence(con.Columns, c, g.Evidence)
+				break
+			}
+		}
+	}
+	for c := range con.Columns {
+		if u.states[c] {
+			if con.Fences == nil {
+				con.Fences = map[string]bool{}
+			}
+			con.Fences[c] = true
+		}
+	}
+	// The rows are contended: locked, or claimed and fenced by a column.
+	con.Rows = u.lock
+	if con.Rows.Does == "" {
+		for _, c := range sortedKeys(con.Columns) {
+			con.Rows = con.Columns[c]
+			break
+		}
+	}
+	if con.Rows.Does != "" {
+		for _, k := range u.rowKeys {
+			if k = slices.DeleteFunc(slices.Clone(k), func(c string) bool { return u.written[c] }); len(k) > 0 {
+				con.Keys = append(con.Keys, k)
+			}
+		}
+		// What a lock reads is what it protects, when statements compare
+		// it as state (a status, not a config value the lock reads along).
+		// And the row's state is contended with it: what the locks pick
+		// rows by (a claim's `state = 'available'`), and the configured
+		// state, owner and version names.
+		for c := range u.lockCols {
+			if c != "*" && state(c) && u.written[c] && u.states[c] {
+				addEvidence(con.Columns, c, u.lock)
+			}
+		}
+		for c := range u.written {
+			if state(c) && (u.claimed[c] || namedState(cfg, u.schema, c)) {
+				addEvidence(con.Columns, c, con.Rows)
+			}
+		}
+		return con
+	}
+	for c := range u.written {
+		if (cfg.FenceColumns.Has(c) || cfg.OwnerColumns.Has(c)) && namedState(cfg, u.schema, c) && (u.compared[c] || f.filtered[c]) {
+			con.Named = append(con.Named, c)
+		}
+	}
+	sort.Strings(con.Named)
+	return con
+}
+
+// namedState reports a column whose configured name makes it state, and
+// whose type in the schema, when known, does not say otherwise: a version
+// holds a number or an opaque token (not a `version text` holding "1.2.3"
+// or an enum of editions), a state is no blob (bytea, json).
+func namedState(cfg *Config, t *catalog.Table, name string) bool {
+	var col *catalog.Column
+	if t != nil {
+		col = t.Column(name)
+	}
+	typ := ""
+	if col != nil {
+		typ = col.Type
+	}
+	switch {
+	case col != nil && col.Array:
+		return false
+	case cfg.FenceColumns.Has(name):
+		return col == nil || numericType(typ) || typ == "uuid" || typ == "bytea"
+	case cfg.OwnerColumns.Has(name):
+		return true
+	case cfg.StateColumns.Has(name):
+		return col == nil || typ != "bytea" && typ != "json" && typ != "jsonb"
+	}
+	return false
+}
+
+// named returns the version and owner names a write of a table named at
+// run time assigns that some statement compares.
+func (f *Fences) named(cfg *Config, w *sqlparse.Write) []string {
 	var cols []string
-	for _, c := range conds {
-		if isFence(cfg, nil, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) {
-			cols = append(cols, c.Column)
+	for _, a := range w.Sets {
+		if (cfg.FenceColumns.Has(a.Column) || cfg.OwnerColumns.Has(a.Column)) && f != nil && f.filtered[a.Column] {
+			cols = append(cols, a.Column)
 		}
 	}
 	return cols
 }
 
-// fenced reports whether the WHERE of w compares, on the target row, a
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// fencedBy reports whether the WHERE of w compares, on the target row, a
 // column that makes the write a compare-and-swap (RULES.md "Fencing").
-func fenced(cfg *Config, f *Fences, w *sqlparse.Write, conds []sqlparse.Cond) bool {
+func fencedBy(cfg *Config, con Contention, w *sqlparse.Write, conds []sqlparse.Cond) bool {
 	for _, c := range conds {
-		if isFence(cfg, f, w, c) {
+		if isFence(cfg, con, w, c) {
 			return true
 		}
 	}
 	return false
 }
 
-func isFence(cfg *Config, f *Fences, w *sqlparse.Write, c sqlparse.Cond) bool {
+func isFence(cfg *Config, con Contention, w *sqlparse.Write, c sqlparse.Cond) bool {
 	if c.InSubquery {
 		return false
 	}
 	if c.Op == sqlparse.OpOr {
 		for _, branch := range c.Or {
-			if !fenced(cfg, f, w, branch) {
+			if !fencedBy(cfg, con, w, branch) {
 				return false
 			}
 		}
 		return len(c.Or) > 0
 	}
-	if c.Column == "" || c.Value == sqlparse.ValueColumn || c.Value == sqlparse.ValueOther {
+	if c.Column == "" || c.Value == sqlparse.ValueColumn || c.Value == sqlparse.ValueOther || !comparison(c.Op) || skipsUnchanged(w, c) {
 		return false
 	}
-	// A column the module writes and compares beside the key, whatever
-	// its name; `<> $me` takes the row from whoever holds it.
-	if !w.Table.Unknown() && f.Guard(w.Table.Name, c.Column) && comparison(c.Op) &&
-		!((c.Op == sqlparse.OpNe || c.Op == sqlparse.OpDistinct) && c.Value == sqlparse.ValueCaller) {
+	// A contended column compared on the row, whatever its name. (`<> $1`
+	// beside `SET c = $1` is no fence: skipsUnchanged, above.)
+	if _, ok := con.Columns[c.Column]; ok {
 		return true
 	}
-	owner := cfg.OwnerColumns.Has(c.Column)
 	switch {
-	case owner:
+	case cfg.OwnerColumns.Has(c.Column):
 		// An owner counts only when compared with the caller: `owner =
 		// $me`, or `owner IS NULL` to claim a free row. `owner <> $me`
 		// takes the row from whoever holds it.
@@ -315,10 +601,8 @@ func isFence(cfg *Config, f *Fences, w *sqlparse.Write, c sqlparse.Cond) bool {
 		// A compare of the very column the statement assigns, whatever
 		// the operator, is a CAS or a state-machine guard:
 		// SET status = 'cancelled' ... AND status NOT IN ('done', 'failed').
-		if comparison(c.Op) {
-			return true
-		}
-	case w.Kind == sqlparse.KindDelete && (cfg.StateColumns.Has(c.Column) || cfg.FenceColumns.Has(c.Column)) && comparison(c.Op):
+		return true
+	case w.Kind == sqlparse.KindDelete && (cfg.StateColumns.Has(c.Column) || cfg.FenceColumns.Has(c.Column)):
 		// A DELETE that compares the row's state or version deletes it
 		// only as it was read: DELETE ... WHERE id = $1 AND state = 'done'.
 		return true

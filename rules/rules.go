@@ -95,6 +95,9 @@ type Context struct {
 	// on table for a key made of (a subset of) keys. Nil when the text is
 	// not inside a function.
 	LockedBefore func(at int, table string, keys []string) bool
+	// Quiet, when set, hears why DSQL003 leaves a write at span alone
+	// (-why).
+	Quiet func(span sqlparse.Span, why string)
 	// Only, when set, is the one rule Check runs (DSQL003 judged again
 	// with what the whole module tells about fencing).
 	Only *Rule

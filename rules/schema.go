@@ -10,8 +10,7 @@ import (
 )
 
 // What the project's schema (Config.Schema) tells the locking rules:
-// which tables are coordination state and by which columns, and which
-// columns make a row's key.
+// which columns make a row's key.
 
 // tableOf returns the schema's table for a statement's table, or nil when
 // there is no schema or the schema does not know the table.
@@ -20,80 +19,6 @@ func tableOf(cfg *Config, t sqlparse.Table) *catalog.Table {
 		return nil
 	}
 	return cfg.Schema.Table(t.Schema, t.Name)
-}
-
-// coordKind is why a column makes its table coordination state.
-type coordKind uint8
-
-const (
-	notCoord coordKind = iota
-	coordState
-	coordExpiry
-	coordOwner
-	coordVersion // strongest: the column to name in a suggested fence
-)
-
-// coordinationKind classifies a schema column by the configured names,
-// and by type where a name alone misleads: a version column counts when it
-// is a number (or an opaque uuid/bytea token), not a `version text` that
-// holds "1.2.3"; an expiry column when it holds a time (or an epoch
-// number); a state column unless it is a payload blob (bytea, json).
-func coordinationKind(cfg *Config, col *catalog.Column) coordKind {
-	if col.Array {
-		return notCoord
-	}
-	switch t := col.Type; {
-	case cfg.FenceColumns.Has(col.Name) && (numericType(t) || t == "uuid" || t == "bytea"):
-		return coordVersion
-	case cfg.OwnerColumns.Has(col.Name):
-		return coordOwner
-	case cfg.ExpiryColumns.Has(col.Name) && (timeType(t) || numericType(t)):
-		return coordExpiry
-	case cfg.StateColumns.Has(col.Name) && !cfg.ExpiryColumns.Has(col.Name) && t != "bytea" && t != "json" && t != "jsonb":
-		return coordState
-	}
-	return notCoord
-}
-
-func numericType(t string) bool {
-	switch t {
-	case "int2", "int4", "int8", "int", "integer", "bigint", "smallint", "numeric", "decimal",
-		"float4", "float8", "serial", "bigserial", "smallserial", "serial2", "serial4", "serial8", "oid":
-		return true
-	}
-	return false
-}
-
-func timeType(t string) bool {
-	switch t {
-	case "timestamp", "timestamptz", "date", "datetime":
-		return true
-	}
-	return false
-}
-
-// coordination returns the table's coordination columns, strongest first.
-func coordination(cfg *Config, t *catalog.Table) []*catalog.Column {
-	var cols []*catalog.Column
-	for _, c := range t.Columns {
-		if coordinationKind(cfg, c) != notCoord {
-			cols = append(cols, c)
-		}
-	}
-	slices.SortStableFunc(cols, func(a, b *catalog.Column) int {
-		return int(coordinationKind(cfg, b)) - int(coordinationKind(cfg, a))
-	})
-	return cols
-}
-
-// cite names a column with the file and line that declared it:
-// "executions has next_event_id (schema/postgresql/schema.sql:38)".
-func cite(t *catalog.Table, col *catalog.Column) string {
-	s := t.Name + " has " + col.Name
-	if p := col.Pos.String(); p != "" {
-		s += " (" + p + ")"
-	}
-	return s
 }
 
 // pinnedKey reports whether conds pin one row of t: every column of its

@@ -9,12 +9,12 @@
 // begin and where each goes (passed on, returned, wrapped), the closures
 // and method values they hand to other functions, its interfaces and the
 // method sets of its types, its retry constructs, the compare-and-swap
-// results they return or drop, and what its statements tell about
-// fencing. Join joins the summaries of every package loaded in one run
+// results they return or drop, and what its statements show of
+// contention. Join joins the summaries of every package loaded in one run
 // (the packages of a module, or of all the modules of a go.work): it
 // judges each lock by walking back from every way it runs to where its
-// transaction begins (locks.go), judges every write with the module's
-// fences, and follows transactions to the writes they fence. Merge applies
+// transaction begins (locks.go), judges every write with what the whole
+// module shows of contention (DSQL003), and follows transactions to the writes they fence. Merge applies
 // it to the packages' diagnostics: its DSQL003 and DSQL005 replace the
 // packages', and it adds what only the module shows.
 //

@@ -44,6 +44,8 @@ type Module struct {
 	fenced    [][2]token.Pos
 	findings  []Finding
 	decisions []Decision
+	// writeDecisions are DSQL003's verdicts, reported or not.
+	writeDecisions []WriteVerdict
 }
 
 // stmtOf is a statement and the summary of its package.
@@ -231,16 +233,26 @@ func (m *Module) unfencedWrites() []Finding {
 		if s.Writes == nil || !s.FenceEnabled {
 			continue
 		}
-		for _, d := range s.Writes(module) {
-			if seen[key{d.Pos, d.Message}] || m.fencedAt(d.Pos) {
-				continue
+		for _, v := range s.Writes(module) {
+			d := v.Diag
+			switch {
+			case d == nil:
+				m.writeDecisions = append(m.writeDecisions, v)
+			case m.fencedAt(d.Pos):
+				v.Diag, v.Why = nil, "every transaction that runs it holds the row's lock (FOR UPDATE) or runs a compare-and-swap first"
+				m.writeDecisions = append(m.writeDecisions, v)
+			case !seen[key{d.Pos, d.Message}]:
+				seen[key{d.Pos, d.Message}] = true
+				out = append(out, Finding{Pkg: s.Pkg, Diagnostic: *d})
+				m.writeDecisions = append(m.writeDecisions, v)
 			}
-			seen[key{d.Pos, d.Message}] = true
-			out = append(out, Finding{Pkg: s.Pkg, Diagnostic: d})
 		}
 	}
 	return out
 }
+
+// WriteDecisions are DSQL003's judgements of every write, for -why.
+func (m *Module) WriteDecisions() []WriteVerdict { return m.writeDecisions }
 
 // fencedAt reports a write text every transaction running it fences
 // with a lock or a compare-and-swap first.
@@ -280,7 +292,7 @@ func (m *Module) reach(fn string, arg int, at reached, seen map[string]bool, vis
 	for _, p := range m.passes[fn] {
 		if p.Param == arg {
 			next := at
-			next.path = append(at.path[:len(at.path):len(at.path)], hop{p.Pos, p.Callee, p.From, p.Compared})
+			next.path = append(at.path[:len(at.path):len(at.path)], hop{p.Pos, p.Callee, p.From})
 			m.reach(p.Callee, p.Arg, next, seen, visit)
 		}
 	}
@@ -323,7 +335,7 @@ func (m *Module) judgeWrites() {
 			if p.Param != NoHandle {
 				continue
 			}
-			m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From, false}}}, seen, func(r reached) {
+			m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From}}}, seen, func(r reached) {
 				if r.Write {
 					use(r.Text).runs++
 				}
@@ -341,7 +353,7 @@ func (m *Module) judgeWrites() {
 			seen := map[string]bool{}
 			for _, p := range s.Passes {
 				if p.Begin == bi {
-					m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From, p.Compared}}}, seen, func(r reached) { got = append(got, r) })
+					m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From}}}, seen, func(r reached) { got = append(got, r) })
 				}
 			}
 			for _, r := range got {
@@ -386,20 +398,15 @@ func (m *Module) returned(fn string, k int) (pgx, ok bool) {
 }
 
 // fencedBefore reports whether, in the transaction that runs the write w,
-// a FOR UPDATE of the same row whose value the code compares, or a
-// compare-and-swap write, runs first.
+// a FOR UPDATE of the same row, or a compare-and-swap write, runs first.
 func fencedBefore(w reached, all []reached) bool {
 	for _, l := range all {
 		if (l.impl || w.impl) && l.sum != w.sum {
 			continue // one transaction runs one plugin's methods
 		}
-		switch {
-		case l.CAS:
-		case l.Lock && l.Table == w.Table && covers(l.Keys, w.Keys):
-			if !l.Compared && !slices.ContainsFunc(l.path, func(h hop) bool { return h.compared }) {
-				continue // locked, but nothing checks what it read
-			}
-		default:
+		// Holding the row's lock is enough whatever the code does with
+		// what it read: a racing writer of the row fails at COMMIT.
+		if !l.CAS && !(l.Lock && l.Table == w.Table && covers(l.Keys, w.Keys)) {
 			continue
 		}
 		if runsBefore(l, w) {
@@ -507,12 +514,11 @@ type Finding struct {
 }
 
 // hop is a call, in function from, a transaction is passed through to
-// function name; compared says from compares what the call returns.
+// function name.
 type hop struct {
-	pos      token.Pos
-	name     string
-	from     string
-	compared bool
+	pos  token.Pos
+	name string
+	from string
 }
 
 // hopName says what a hop calls: a function, or the function passed as a

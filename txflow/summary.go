@@ -64,13 +64,21 @@ type Summary struct {
 	// whole module tells: a table's owner column compared in one package
 	// and assigned in another fences writes in both.
 	Fences *rules.Fences
-	Writes func(module *rules.Fences) []analysis.Diagnostic
+	Writes func(module *rules.Fences) []WriteVerdict
 	// CASResults are functions that return the result of a
 	// compare-and-swap write (`return tx.ExecContext(ctx, casQuery, ...)`,
 	// sqlc's :execresult), and Drops the calls of module functions whose
 	// result is dropped.
 	CASResults []CASResult
 	Drops      []Drop
+}
+
+// WriteVerdict is DSQL003's judgement of one write: the finding, or (Diag
+// nil) why the write was left alone; Pos and End span the statement.
+type WriteVerdict struct {
+	Pos, End token.Pos
+	Diag     *analysis.Diagnostic
+	Why      string
 }
 
 // CASResult is a function returning, as its first result, the result of
@@ -94,9 +102,8 @@ type ParamStmt struct {
 	Func     string
 	Param    int
 	Pos, End token.Pos
-	// Lock is a FOR UPDATE, Quiet when a directive silences DSQL005 there;
-	// Compared says the function compares the value the lock read.
-	Lock, Quiet, Compared bool
+	// Lock is a FOR UPDATE, Quiet when a directive silences DSQL005 there.
+	Lock, Quiet bool
 	// Write is an UPDATE or DELETE that picks its row by key and fences
 	// nothing; CAS a compare-and-swap write.
 	Write, CAS bool
@@ -150,16 +157,14 @@ const (
 )
 
 // Pass is a call in From handing its parameter Param (or, with Begin >= 0,
-// the transaction of Begins[Begin]) to argument Arg of Callee. Compared
-// says From compares what the call returns.
+// the transaction of Begins[Begin]) to argument Arg of Callee.
 type Pass struct {
-	From     string
-	Param    int
-	Begin    int
-	Callee   string
-	Arg      int
-	Pos      token.Pos
-	Compared bool
+	From   string
+	Param  int
+	Begin  int
+	Callee string
+	Arg    int
+	Pos    token.Pos
 	// Pool marks a pool or connection handed over (Param is NoHandle):
 	// what runs on it runs outside any transaction; PGX says it is pgx's.
 	Pool, PGX bool

@@ -79,8 +79,8 @@ func TestBundledExample(t *testing.T) {
 	for _, want := range []string{
 		"examples/shardstore/store.go:17:42: DSQL001 share-lock: FOR SHARE",
 		"examples/shardstore/store.go:21:71: DSQL002 mysql-share-lock:",
-		"examples/shardstore/store.go:24:62: DSQL003 unfenced-write: UPDATE of shards sets range_id with no compare-and-swap predicate on the row, and shards has range_id (examples/shardstore/migrations/00001_init.sql:6)",
-		"examples/shardstore/queries/leases.sql:10:1: DSQL003 unfenced-write: UPDATE of leases",
+		"examples/shardstore/store.go:24:62: DSQL003 unfenced-write: shards is contended: examples/shardstore/store.go:27 compare-and-sets range_id; this UPDATE changes range_id with no fence; add `AND range_id = $2`",
+		"examples/shardstore/queries/leases.sql:10:1: DSQL003 unfenced-write: leases is contended: examples/shardstore/queries/leases.sql:4 compares worker_id beside the row's key; this UPDATE changes worker_id, expires_at with no fence",
 		"examples/shardstore/queries/leases.sql:19:1: DSQL001 share-lock: FOR SHARE",
 		"examples/shardstore/tx.go:14:46: DSQL009 isolation-level:",
 		// DSQL005 at the lock clause, wherever the text is run.

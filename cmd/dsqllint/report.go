@@ -40,6 +40,8 @@ type result struct {
 	stale     int
 	// decisions are DSQL005's judgements of every lock (-why).
 	decisions []txflow.Decision
+	// writes are DSQL003's judgements of every write (-why).
+	writes []txflow.WriteVerdict
 }
 
 // finding is one distinct diagnostic, located for the report formats.

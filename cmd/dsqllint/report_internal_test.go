@@ -15,7 +15,7 @@ func TestJSONMatchesXTools(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"go.mod":    "module example.com/m\n\ngo 1.25\n",
-		"m.go":      "package m\n\nconst q = \"SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE\"\n\nconst u = \"UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3\"\n",
+		"m.go":      "package m\n\nconst q = \"SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE\"\n\nconst u = \"UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3\"\n\nconst r = \"UPDATE leases SET expires_at = $1 WHERE resource_id = $2 AND worker_id = $3\"\n",
 		"m_test.go": "package m\n\nconst qt = \"SELECT 1 FROM t WHERE id = $1 FOR SHARE\"\n",
 	}
 	for name, src := range files {

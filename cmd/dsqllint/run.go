@@ -59,7 +59,7 @@ func run(a *analysis.Analyzer, args []string) int {
 	fs.BoolVar(&o.timing, "timing", false, "print on stderr the time spent loading packages and analysing them, and the slowest packages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to `FILE`")
-	why := fs.String("why", "", "print why each lock on `FILE:LINE` is reported or not by DSQL005: the chain the analysis followed from the lock to its transaction's Begin and the retries around it; and exit")
+	why := fs.String("why", "", "print why each lock on `FILE:LINE` is reported or not by DSQL005 (the chain the analysis followed from the lock to its transaction's Begin and the retries around it), and each write there by DSQL003 (the evidence that its table is contended, or why it is left alone); and exit")
 	explain := fs.String("explain", "", "print the page of rule `ID` (DSQL001): what fails on Aurora DSQL, why, the fix, how to suppress it; and exit")
 	version := fs.Bool("version", false, "print dsqllint's version and the newest Aurora DSQL feature its rules know, and exit")
 	if err := fs.Parse(args); err != nil {
@@ -112,8 +112,8 @@ func run(a *analysis.Analyzer, args []string) int {
 		if res, _, code = checkPackages(a, fs.Args(), o.tests, false); res == nil {
 			return exitFailure
 		}
-		if explainLocks(os.Stdout, res, at) == 0 {
-			fmt.Fprintf(os.Stderr, "dsqllint: no FOR UPDATE or read-modify-write on %s among the packages %s\n", *why, strings.Join(fs.Args(), " "))
+		if explainLocks(os.Stdout, res, at)+explainWrites(os.Stdout, res, at) == 0 {
+			fmt.Fprintf(os.Stderr, "dsqllint: no FOR UPDATE, read-modify-write or write of a row on %s among the packages %s\n", *why, strings.Join(fs.Args(), " "))
 			return exitFailure
 		}
 		return code
@@ -240,6 +240,7 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 	if res.fset != nil {
 		m := txflow.Join(res.fset, sums)
 		res.decisions = m.Decisions()
+		res.writes = m.WriteDecisions()
 		res.diags = txflow.Merge(m, res.diags,
 			func(d diag) analysis.Diagnostic { return d.Diagnostic },
 			func(d diag, ad analysis.Diagnostic) diag { d.Diagnostic = ad; return d },

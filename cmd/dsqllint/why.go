@@ -59,3 +59,24 @@ func explainLocks(w io.Writer, res *result, at whyAt) int {
 	}
 	return n
 }
+
+// explainWrites prints DSQL003's verdict for every write whose statement
+// spans the line asked about: the finding, or why it was left alone. It
+// returns how many it printed.
+func explainWrites(w io.Writer, res *result, at whyAt) int {
+	wd, _ := os.Getwd()
+	n := 0
+	for _, v := range res.writes {
+		p, end := res.fset.Position(v.Pos), res.fset.Position(v.End)
+		if p.Filename != end.Filename || at.line < p.Line || at.line > end.Line || !at.matches(p.Filename, at.line) {
+			continue
+		}
+		verdict := "quiet: " + v.Why
+		if v.Diag != nil {
+			verdict = "reported: " + strings.TrimPrefix(v.Diag.Message, "DSQL003 unfenced-write: ")
+		}
+		fmt.Fprintf(w, "%s:%d:%d: DSQL003 %s\n", relPath(wd, p.Filename), p.Line, p.Column, verdict)
+		n++
+	}
+	return n
+}

@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -73,5 +74,59 @@ func TestWhy(t *testing.T) {
 	}
 	if out, code := run(t, dir, bin, "-why", "m.go", "./..."); code != 1 || !strings.Contains(out, "want FILE:LINE") {
 		t.Errorf("-why without a line: exit %d\n%s", code, out)
+	}
+}
+
+const whyWritesSrc = `package m
+
+import (
+	"context"
+	"database/sql"
+)
+
+const lockTask = "SELECT status FROM tasks WHERE key = $1 FOR UPDATE"
+
+func Touch(ctx context.Context, db *sql.DB, key string) error {
+	_, err := db.ExecContext(ctx, "UPDATE tasks SET note = $1 WHERE key = $2", "x", key)
+	return err
+}
+
+func Finish(ctx context.Context, db *sql.DB, key string) error {
+	_, err := db.ExecContext(ctx,
+		"UPDATE tasks SET status = 'done' WHERE key = $1", key)
+	return err
+}
+
+func Locked(ctx context.Context, tx *sql.Tx, key string) error {
+	if _, err := tx.ExecContext(ctx, lockTask, key); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "UPDATE tasks SET status = 'running' WHERE key = $1", key)
+	return err
+}
+
+func Log(ctx context.Context, db *sql.DB, id int) error {
+	_, err := db.ExecContext(ctx, "UPDATE audit SET seen = true WHERE id = $1", id)
+	return err
+}
+`
+
+// TestWhyWrites: -why on a write prints DSQL003's verdict with its
+// evidence, or why the write is left alone.
+func TestWhyWrites(t *testing.T) {
+	dir := module(t, whyWritesSrc)
+	for _, c := range []struct {
+		line int
+		want string
+	}{
+		{11, "DSQL003 quiet: payload only: it changes note; the contended columns of tasks are status (m.go:8 locks it FOR UPDATE)"},
+		{17, "DSQL003 reported: tasks is contended: m.go:8 locks it FOR UPDATE; this UPDATE changes status with no fence"},
+		{25, "DSQL003 quiet: the row is locked FOR UPDATE earlier in the same transaction"},
+		{30, "DSQL003 quiet: nothing in the module locks audit or compare-and-sets its columns"},
+	} {
+		out, _ := run(t, dir, bin, "-why", "m.go:"+strconv.Itoa(c.line), "./...")
+		if !strings.Contains(out, c.want) {
+			t.Errorf("-why m.go:%d: want %q in\n%s", c.line, c.want, out)
+		}
 	}
 }

@@ -1,6 +1,6 @@
 -- +goose Up
--- The schema dsqllint learns: shards and leases are coordination state
--- (a version column, an owner and a lease expiry).
+-- The schema dsqllint learns: the tables' keys. That shards and leases
+-- are contended it learns from the statements that compare-and-set them.
 CREATE TABLE shards (
     shard_id INTEGER PRIMARY KEY,
     range_id BIGINT NOT NULL,

@@ -1,6 +1,7 @@
 // Package complete finishes the tasks package claim hands out. Its writes
-// compare the owner column another package assigns: what fences them is
-// learned from the module, not from this package alone.
+// compare the owner column another package assigns: that tasks are
+// contended, and what fences them, is learned from the module, not from
+// this package alone.
 package complete
 
 import (
@@ -37,6 +38,6 @@ func Extend(ctx context.Context, db *sql.DB, id int64, worker string) error {
 
 // Finish sets the state by the task's key alone, whoever holds it.
 func Finish(ctx context.Context, db *sql.DB, id int64) error {
-	_, err := db.ExecContext(ctx, "UPDATE tasks SET state = 'done' WHERE id = $1", id) // want `DSQL003 unfenced-write: UPDATE of tasks sets state with no compare-and-swap predicate on the row`
+	_, err := db.ExecContext(ctx, "UPDATE tasks SET state = 'done' WHERE id = $1", id) // want `DSQL003 unfenced-write: tasks is contended: claim/claim.go:13 compare-and-sets locked_until; this UPDATE changes state with no fence`
 	return err
 }

@@ -1,3 +1,3 @@
 package b
 
-const Delete = "DELETE FROM leases WHERE id = $1"
+const Lock = "SELECT * FROM leases WHERE worker_id = $1 FOR UPDATE"

@@ -11,6 +11,9 @@ const bumpTaskQueue = `
 	SET range_id = range_id + 1
 	WHERE range_hash = $1`
 
+// The lease that makes task_queues contended.
+const leaseTaskQueue = "UPDATE task_queues SET range_id = $1 WHERE range_hash = $2 AND range_id = $3"
+
 const sqlComment = `-- dsqllint:ignore DSQL001 -- read-only replica path
 SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE`
 
@@ -25,3 +28,6 @@ const nothing = "SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE"
 
 //dsqllint:ignore DSQL001 -- wrong rule // want `DSQL000 ignore-directive: this dsqllint:ignore DSQL001 suppresses nothing`
 const wrongRule = "UPDATE shards SET range_id = range_id + 1 WHERE shard_id = $3" // want `DSQL003`
+
+// The compare-and-swap that makes range_id a fence.
+const casShard = "UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3"

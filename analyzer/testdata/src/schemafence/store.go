@@ -7,10 +7,10 @@ import (
 	"database/sql"
 )
 
-// A key-only DELETE of a table whose schema has a version column: no
-// statement here fences executions, the schema tells.
+// A key-only DELETE of a table whose rows lockPartly locks; the schema
+// tells the key, and the fix names the version the twin compares.
 const deleteExecution = `DELETE FROM executions
-WHERE shard_id = $1 AND namespace_id = $2 AND workflow_id = $3 AND run_id = $4` // want `DSQL003 unfenced-write: DELETE from executions has no compare-and-swap predicate, though other statements fence executions on db_record_version, and executions has db_record_version \(migrations/000012_executions.up.sql:1\); add .AND db_record_version = \$5.`
+WHERE shard_id = $1 AND namespace_id = $2 AND workflow_id = $3 AND run_id = $4` // want `DSQL003 unfenced-write: executions is contended: store.go:52 locks it FOR UPDATE; this DELETE removes a row by its key with no fence; add .AND db_record_version = \$5.`
 
 // Negative twin: the same delete fenced on the version.
 const deleteExecutionFenced = `DELETE FROM executions
@@ -20,10 +20,11 @@ WHERE shard_id = $1 AND namespace_id = $2 AND workflow_id = $3 AND run_id = $4 A
 const updateExecutionData = `UPDATE executions SET data = $1
 WHERE shard_id = $2 AND namespace_id = $3 AND workflow_id = $4 AND run_id = $5`
 
-// State-machine guards fence; an owner compared with <> does not.
+// State-machine guards fence; an owner compared with the value written
+// does not.
 const (
 	cancelJobs  = `UPDATE jobs SET status = 'cancelled' WHERE id = ANY($1) AND status NOT IN ('done', 'failed')`
-	takeRecord  = `UPDATE records SET owner_id = $1 WHERE id = $2 AND owner_id <> $1` // want `DSQL003 unfenced-write: UPDATE of records sets owner_id`
+	takeRecord  = `UPDATE records SET owner_id = $1 WHERE id = $2 AND owner_id <> $1` // want `DSQL003 unfenced-write: records is contended: store.go:28 compare-and-sets owner_id; this UPDATE changes owner_id with no fence`
 	claimRecord = `UPDATE records SET owner_id = $1 WHERE id = $2 AND owner_id IS NULL`
 )
 
@@ -32,8 +33,11 @@ const (
 const (
 	purgeFinished = `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE status = 'done' LIMIT 100)`
 	deleteDone    = `DELETE FROM jobs WHERE id = $1 AND status IS NOT DISTINCT FROM 'done'`
-	finishJob     = `UPDATE jobs SET status = 'done' WHERE id = $1 AND status IS DISTINCT FROM 'done'`
 )
+
+// Compared with the value it writes, a finish skips only a write that
+// changes nothing: it overwrites a cancelled job as well.
+const finishJob = `UPDATE jobs SET status = 'done' WHERE id = $1 AND status IS DISTINCT FROM 'done'` // want `DSQL003 unfenced-write: jobs is contended: store.go:66 compare-and-sets status; this UPDATE changes status`
 
 // A package version is text: not a fence column, not coordination state.
 const bumpPackage = `UPDATE packages SET version = $1 WHERE name = $2`
@@ -45,7 +49,7 @@ const lockByName = `SELECT id, owner_id FROM records WHERE dns_name = $1 FOR UPD
 const lockByID = `SELECT id, owner_id FROM records WHERE id = $1 FOR UPDATE`
 
 // Two of four primary-key columns.
-const lockPartly = `SELECT data FROM executions WHERE shard_id = $1 AND namespace_id = $2 FOR UPDATE` // want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins shard_id, namespace_id but not workflow_id, run_id of the primary key`
+const lockPartly = `SELECT db_record_version FROM executions WHERE shard_id = $1 AND namespace_id = $2 FOR UPDATE` // want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins shard_id, namespace_id but not workflow_id, run_id of the primary key`
 
 // DSQL109 (an unbounded write) is disabled by .dsqllint.yaml.
 const purge = `DELETE FROM packages`
@@ -62,3 +66,7 @@ func StartQueue(ctx context.Context, tx *sql.Tx, queue string) error {
 	_, err := tx.ExecContext(ctx, `UPDATE jobs SET status = 'running' WHERE queue = $1 AND status = 'ready'`, queue)
 	return err
 }
+
+// The version bump that makes executions' state contended.
+const bumpExecution = `UPDATE executions SET db_record_version = $1
+WHERE shard_id = $2 AND namespace_id = $3 AND workflow_id = $4 AND run_id = $5 AND db_record_version = $6`

@@ -24,7 +24,7 @@ func Running(db *sql.DB) (*sql.Rows, error) {
 
 // A blind state write: whatever the worker was doing, it is now retiring.
 func Retire(db *sql.DB, name string) error {
-	_, err := psql.Update("workers"). // want `DSQL003 unfenced-write: UPDATE of workers sets state with no compare-and-swap predicate on the row`
+	_, err := psql.Update("workers"). // want `DSQL003 unfenced-write: workers is contended: store.go:36 compare-and-sets state; this UPDATE changes state with no fence`
 						SetMap(map[string]interface{}{"state": "retiring"}).
 						Where(sq.Eq{"name": name}).
 						RunWith(db).Exec()

@@ -19,19 +19,23 @@ const (
 	updateNamespaceMetadataQuery = "UPDATE namespace_metadata SET notification_version = $1 WHERE partition_id = $2 AND notification_version = $3"
 
 	// Unfenced: bumps range_id with no check that the caller still owns it.
-	bumpShardQuery = "UPDATE shards SET range_id = range_id + 1 WHERE shard_id = $1" // want `DSQL003 unfenced-write: UPDATE of shards sets range_id with no compare-and-swap predicate on the row; add .AND range_id = \$2.`
+	bumpShardQuery = "UPDATE shards SET range_id = range_id + 1 WHERE shard_id = $1" // want `DSQL003 unfenced-write: shards is contended: temporal.go:14 compare-and-sets range_id; this UPDATE changes range_id with no fence; add .AND range_id = \$2.`
 
-	// Unfenced: task_queues is written with a new range_id by key only.
-	updateTaskQueueQuery = "UPDATE task_queues SET range_id = :range_id, data = :data WHERE range_hash = :range_hash AND task_queue_id = :task_queue_id" // want `DSQL003 unfenced-write: UPDATE of task_queues sets range_id .* add .AND range_id = :expected_range_id.`
+	// Unfenced: task_queues is written with a new range_id by key only,
+	// though the lease below compare-and-sets it.
+	updateTaskQueueQuery = "UPDATE task_queues SET range_id = :range_id, data = :data WHERE range_hash = :range_hash AND task_queue_id = :task_queue_id" // want `DSQL003 unfenced-write: task_queues is contended: .* add .AND range_id = :expected_range_id.`
+	leaseTaskQueueQuery  = "UPDATE task_queues SET range_id = :range_id WHERE range_hash = :range_hash AND task_queue_id = :task_queue_id AND range_id = :prev_range_id"
 
-	// A payload-only write of a table other statements fence on next_event_id.
-	updateExecutionDataQuery = "UPDATE executions SET data = $1 WHERE shard_id = $2 AND run_id = $3" // want `DSQL003 unfenced-write: UPDATE of executions has no compare-and-swap predicate, though other statements fence executions on next_event_id`
+	// A payload-only write of a table other statements fence on
+	// next_event_id: it changes nothing a racing writer compares.
+	updateExecutionDataQuery = "UPDATE executions SET data = $1 WHERE shard_id = $2 AND run_id = $3"
 
 	// Deleting an execution by key: executions is fenced elsewhere.
-	deleteExecutionQuery = "DELETE FROM executions WHERE shard_id = ? AND namespace_id = ? AND workflow_id = ? AND run_id = ?" // want `DSQL003 unfenced-write: DELETE from executions`
+	deleteExecutionQuery = "DELETE FROM executions WHERE shard_id = ? AND namespace_id = ? AND workflow_id = ? AND run_id = ?" // want `DSQL003 unfenced-write: executions is contended: temporal.go:16 compare-and-sets next_event_id; this DELETE removes a row by its key with no fence`
 
-	// Sprintf-built table names still parse.
-	updateTasksTemplate = "UPDATE %s SET range_id = $1 WHERE task_queue_id = $2" // want `DSQL003`
+	// Sprintf-built table names still parse; the table could be any, so
+	// a version name the module compares decides.
+	updateTasksTemplate = "UPDATE %s SET range_id = $1 WHERE task_queue_id = $2" // want `DSQL003 unfenced-write: the table is named at run time, so no statement shows it contended, but range_id reads as a version or owner by its name`
 	fencedTasksTemplate = "UPDATE %s SET range_id = $1 WHERE task_queue_id = $2 AND range_id = $3"
 )
 

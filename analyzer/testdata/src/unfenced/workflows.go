@@ -2,7 +2,7 @@ package unfenced
 
 // The workflow store's queries (sqlc-style, ? placeholders).
 const (
-	updateWorkflowStatus = `UPDATE workflow_executions SET status = ?, error_message = COALESCE(?, error_message) WHERE id = ? AND namespace = ?` // want `DSQL003 unfenced-write: UPDATE of workflow_executions sets status with no compare-and-swap predicate on the row; add .AND status = \?.`
+	updateWorkflowStatus = `UPDATE workflow_executions SET status = ?, error_message = COALESCE(?, error_message) WHERE id = ? AND namespace = ?` // want `DSQL003 unfenced-write: workflow_executions is contended: workflows.go:12 compare-and-sets status; this UPDATE changes status with no fence; add .AND status = \?.`
 
 	completeWorkflow = "UPDATE workflow_executions SET status = 'completed', completed_at = ?, output_data = COALESCE(?, output_data) WHERE id = ? AND namespace = ?" // want `DSQL003`
 
@@ -11,10 +11,10 @@ const (
 	// Fenced: the status it leaves is compared.
 	resetOrphaned = `UPDATE workflow_executions SET status = 'pending' WHERE namespace = ? AND status = 'running' AND id NOT IN (SELECT resource_id FROM leases WHERE kind = 'workflow' AND namespace = ?)`
 
-	// The schedule is state: the scheduler looks due jobs up by it. The
-	// time of the last run is only recorded, so it is payload.
+	// The scheduler looks due jobs up by their schedule: a filter, which
+	// shows no writer racing for the rows.
 	getDueCronJobs    = "SELECT * FROM cron_jobs WHERE namespace = ? AND enabled = ? AND next_run_at <= ?"
-	updateCronLastRun = "UPDATE cron_jobs SET last_run_at = ?, next_run_at = ?, updated_at = ? WHERE id = ? AND namespace = ?" // want `DSQL003 unfenced-write: UPDATE of cron_jobs sets next_run_at with`
+	updateCronLastRun = "UPDATE cron_jobs SET last_run_at = ?, next_run_at = ?, updated_at = ? WHERE id = ? AND namespace = ?"
 
 	// Lease writes fenced by the owner, and a guarded bulk delete.
 	heartbeatLease = "UPDATE leases SET heartbeat_at = ?, expires_at = ? WHERE resource_id = ? AND worker_id = ?"
@@ -25,7 +25,7 @@ const (
 	takeOverLease = "UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3 AND (expires_at < now() OR worker_id = $1)"
 
 	// Stealing a lease with no guard at all.
-	stealLease = "UPDATE leases SET worker_id = $1 WHERE resource_id = $2" // want `DSQL003 unfenced-write: UPDATE of leases sets worker_id`
+	stealLease = "UPDATE leases SET worker_id = $1 WHERE resource_id = $2" // want `DSQL003 unfenced-write: leases is contended: workflows.go:25 compare-and-sets worker_id; this UPDATE changes worker_id with no fence`
 
 	// A predicate that lives only in a subquery over another table is not a fence.
 	startWorkflow = `UPDATE workflow_executions SET status = 'running' WHERE id = ? AND namespace = ? AND EXISTS (SELECT 1 FROM leases WHERE resource_id = ? AND worker_id = ?)` // want `DSQL003`
@@ -41,7 +41,7 @@ ON DUPLICATE KEY UPDATE
   expires_at = CASE WHEN expires_at <= ? OR worker_id = VALUES(worker_id) THEN VALUES(expires_at) ELSE expires_at END`
 
 	// An upsert that overwrites the owner unconditionally.
-	acquireLeaseBlind = "INSERT INTO leases (resource_id, worker_id) VALUES ($1, $2) ON CONFLICT (resource_id) DO UPDATE SET worker_id = EXCLUDED.worker_id" // want `DSQL003 unfenced-write: upsert \(ON CONFLICT DO UPDATE\) of leases`
+	acquireLeaseBlind = "INSERT INTO leases (resource_id, worker_id) VALUES ($1, $2) ON CONFLICT (resource_id) DO UPDATE SET worker_id = EXCLUDED.worker_id" // want `DSQL003 unfenced-write: leases is contended: .*; this upsert changes worker_id with no fence; add .WHERE leases.worker_id = \$3. to DO UPDATE`
 )
 
 // The DNS-owner upsert: fenced by the orchestration id.

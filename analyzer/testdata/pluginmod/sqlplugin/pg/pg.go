@@ -19,8 +19,9 @@ const (
 	updateShardQry = `UPDATE shards SET range_id = $1, data = $2 WHERE shard_id = $3`
 	casShardQry    = `UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3`
 	lockQueueQry   = `SELECT range_id FROM queues WHERE queue_name = $1 FOR UPDATE`
-	// Locked first, but nothing compares what the lock read.
-	updateQueueQry = `UPDATE queues SET range_id = $1 WHERE queue_name = $2` // want `DSQL003 unfenced-write: UPDATE of queues sets range_id`
+	// Locked first, though nothing compares what the lock read: holding
+	// the row's lock fences it, a racing writer fails at COMMIT.
+	updateQueueQry = `UPDATE queues SET range_id = $1 WHERE queue_name = $2`
 )
 
 type conn interface {

@@ -1,0 +1,18 @@
+// Package writeskew removes group members: the last-admin check reads other
+// rows of the table, which snapshot isolation lets two removals both pass.
+package writeskew
+
+import "database/sql"
+
+func RemoveMember(db *sql.DB, group, user int64) error {
+	_, err := db.Exec(`DELETE FROM members
+WHERE group_id = $1 AND user_id = $2 AND NOT (role = 0 AND (SELECT COUNT(*) FROM members WHERE group_id = $1 AND user_id <> $2 AND role = 0) = 0)`, group, user) // want `DSQL003 unfenced-write: this DELETE is guarded by a subquery over other rows of members: under snapshot isolation two such writes both pass the guard`
+	return err
+}
+
+// Negative twin: the guard reads another table (the group row, which the
+// removal also writes in its transaction elsewhere).
+func LeaveGroup(db *sql.DB, group, user int64) error {
+	_, err := db.Exec(`DELETE FROM members WHERE group_id = $1 AND user_id = $2 AND EXISTS (SELECT 1 FROM groups WHERE id = $1 AND open)`, group, user)
+	return err
+}
