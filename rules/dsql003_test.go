@@ -172,6 +172,14 @@ INSERT INTO tombstones (hash) SELECT hash FROM gone ON CONFLICT (hash) DO NOTHIN
 		// A purge by another column than the contending statements pick
 		// a row by: no row they race for.
 		{"UPDATE events SET is_rejected = $1 WHERE event_nid = $2 AND is_rejected = $3", "DELETE FROM events WHERE room_nid = $1"},
+		// A tenant's id compared to scope a write, written only by the
+		// save of the whole row.
+		{"UPDATE sources SET name = $1, type = $2, verifier = $3, project_id = $4, updated_at = now() WHERE id = $5",
+			"UPDATE sources SET deleted_at = now() WHERE id = $1 AND project_id = $2", "UPDATE sources SET project_id = $1, name = $2, type = $3, verifier = $4, mask = $5 WHERE id = $6"},
+		// An owner name a list filters on: no lease.
+		{"UPDATE portal_links SET owner_id = $1 WHERE id = $2", "SELECT id FROM portal_links WHERE owner_id = $1"},
+		// Rows in any of the states given: a sweep's filter.
+		{"UPDATE endpoints SET status = $1 WHERE project_id = $2 AND status = ANY($3)", "UPDATE endpoints SET status = $1 WHERE id = $2"},
 		// A flag toggled, a mark set once.
 		{"UPDATE entity_data SET is_deleted = true WHERE id = $1 AND is_deleted = false", "UPDATE entity_data SET is_deleted = $2 WHERE id = $1"},
 		{"UPDATE passkeys SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL", "DELETE FROM passkeys WHERE id = $1"},

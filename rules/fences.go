@@ -57,6 +57,7 @@ type usage struct {
 	flags    map[string]bool     // columns the writes set to true or false only
 	guards   map[string][]guard  // columns compared beside the key with the caller's value
 	written  map[string]bool     // assigned by an UPDATE or ON CONFLICT DO UPDATE
+	targeted map[string]bool     // assigned by a write of a few columns (a claim, a bump), not a save of the row
 	compared map[string]bool     // compared by a write's or a lock's WHERE
 	states   map[string]bool     // compared there for (in)equality: a state, not a time
 	claimed  map[string]bool     // compared so by a lock's WHERE: what a claim picks rows by
@@ -77,7 +78,7 @@ type guard struct {
 
 func newUsage() *usage {
 	return &usage{lockCols: map[string]bool{}, cas: map[string]Evidence{}, marks: map[string]Evidence{}, flags: map[string]bool{}, guards: map[string][]guard{},
-		written: map[string]bool{}, compared: map[string]bool{}, states: map[string]bool{}, claimed: map[string]bool{}, keys: map[string]bool{}, lookup: map[string]bool{}}
+		written: map[string]bool{}, targeted: map[string]bool{}, compared: map[string]bool{}, states: map[string]bool{}, claimed: map[string]bool{}, keys: map[string]bool{}, lookup: map[string]bool{}}
 }
 
 // NewFences returns an empty record.
@@ -161,6 +162,9 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
 			// (An upsert's copy of its conflict key, `name =
 			// EXCLUDED.name`, refreshes the row's name.)
 			u.written[a.Column] = true
+			if len(w.Sets) <= 4 {
+				u.targeted[a.Column] = true
+			}
 		}
 	}
 	u.learnWhere(w.Where, w, at)
@@ -229,7 +233,9 @@ func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write, at string) 
 				// under another name, so it shows nothing, and neither
 				// does a flag's toggle or a mark set once.
 				switch {
-				case excludesOnly(c.Op) && isParam(c.Arg), toggles(w, c):
+				case excludesOnly(c.Op) && isParam(c.Arg), toggles(w, c), c.Op == sqlparse.OpIn && c.Arg == "":
+					// (`status = ANY($2)`: rows in any of the states
+					// given, a sweep's filter.)
 				case c.Op == sqlparse.OpIsNull:
 					// Set where still NULL: a claim when the module also
 					// compares the column with the caller (an owner), else
@@ -357,7 +363,7 @@ func (f *Fences) Merge(o *Fences) {
 		for k, g := range ou.guards {
 			u.guards[k] = append(u.guards[k], g...)
 		}
-		for _, m := range [][2]map[string]bool{{u.lockCols, ou.lockCols}, {u.written, ou.written}, {u.compared, ou.compared},
+		for _, m := range [][2]map[string]bool{{u.lockCols, ou.lockCols}, {u.written, ou.written}, {u.targeted, ou.targeted}, {u.compared, ou.compared},
 			{u.states, ou.states}, {u.claimed, ou.claimed}, {u.keys, ou.keys}, {u.lookup, ou.lookup}} {
 			for k := range m[1] {
 				m[0][k] = true
@@ -449,8 +455,8 @@ func (f *Fences) contention(cfg *Config, u *usage) Contention {
 			continue // (a flag compared beside the key is a filter: `AND is_deleted = $6`)
 		}
 		con.Guards = append(con.Guards, c)
-		if !u.written[c] {
-			continue
+		if !u.targeted[c] {
+			continue // (written only by saves of the whole row: a tenant's id compared to scope the write)
 		}
 		// A guard beside a key the module never writes: an owner, a
 		// lease, a version of the row that key names. Beside columns a
@@ -503,7 +509,9 @@ func (f *Fences) contention(cfg *Config, u *usage) Contention {
 		return con
 	}
 	for c := range u.written {
-		if (cfg.FenceColumns.Has(c) || cfg.OwnerColumns.Has(c)) && namedState(cfg, u.schema, c) && (u.compared[c] || f.filtered[c]) {
+		// A version some statement compares; an owner a write compares
+		// beside the key (not a filter: `WHERE owner_id = $1` lists).
+		if (cfg.FenceColumns.Has(c) && (u.compared[c] || f.filtered[c]) || cfg.OwnerColumns.Has(c) && len(u.guards[c]) > 0) && namedState(cfg, u.schema, c) {
 			con.Named = append(con.Named, c)
 		}
 	}
