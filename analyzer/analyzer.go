@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/dsqllint/dsqllint/catalog"
 	"github.com/dsqllint/dsqllint/config"
 	"github.com/dsqllint/dsqllint/fixer"
 	"github.com/dsqllint/dsqllint/rules"
@@ -349,6 +350,9 @@ func (c *checker) lint(texts []*Text) {
 		}
 	}
 	c.onceScopes, c.migrations = migrationScopes(c.pass.Pkg.Path(), c.pass.Files, parsed)
+	if local := c.goSchema(parsed); local != nil {
+		fences.UseKeysOf(local)
+	}
 	// Generated texts are learned last: the evidence cited is the query
 	// file sqlc read. What runs once (a migration, a test's setup) shows
 	// no contention.
@@ -457,6 +461,23 @@ func statementAt(s *sqlparse.Script, off int) sqlparse.Span {
 		}
 	}
 	return sqlparse.Span{Start: off, End: off}
+}
+
+// goSchema returns the tables the package's Go strings create (dendrite's
+// `const schema = "CREATE TABLE ..."`, a Go migration's DDL), nil when
+// none does.
+func (c *checker) goSchema(parsed []*parsedText) *catalog.Catalog {
+	var cat *catalog.Catalog
+	for _, p := range parsed {
+		if p.text.Node == nil || !slices.ContainsFunc(p.script.Stmts, func(st *sqlparse.Statement) bool { return st.Create != nil }) {
+			continue
+		}
+		if cat == nil {
+			cat = catalog.New()
+		}
+		cat.Apply(c.pass.Fset.Position(p.text.Pos(0, false)).Filename, p.script)
+	}
+	return cat
 }
 
 // once reports a text that runs once, so that no other process races

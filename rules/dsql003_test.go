@@ -267,6 +267,11 @@ func TestUnfencedWriteWithSchema(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", q, got, want)
 		}
 	}
+	// With the keys known, a transition of a queue's jobs pinned by the
+	// queue alone is a sweep, no compare-and-swap of a row.
+	if fs := unfenced(checkWith(cfg, "UPDATE jobs SET status = 'running' WHERE queue = $1 AND status = 'ready'", "UPDATE jobs SET status = $1 WHERE id = $2")); len(fs) != 0 {
+		t.Errorf("a bulk transition as evidence: %v", fs)
+	}
 	// A `version text` is no version: locked rows or not, its write is
 	// payload.
 	if fs := unfenced(checkWith(cfg, "SELECT * FROM tokens WHERE id = $1 FOR UPDATE", "UPDATE tokens SET version = $1 WHERE id = $2")); len(fs) != 0 {

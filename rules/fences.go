@@ -34,6 +34,28 @@ type Fences struct {
 	filtered map[string]bool
 	// of caches Of's answers until the next Learn or Merge.
 	of map[string]Contention
+	// local are the tables the package's own Go strings create, for
+	// their keys where the project's schema does not know them.
+	local *catalog.Catalog
+}
+
+// UseKeysOf makes the keys of the tables cat knows count where the
+// project's schema does not know the table: a package that creates its
+// tables in Go constants names their keys there.
+// The keys travel with the record to the module stage, where another
+// package's statements may need them.
+func (f *Fences) UseKeysOf(cat *catalog.Catalog) {
+	f.local = cat
+	for _, t := range cat.Tables() {
+		if f.tables[t.Name] == nil && len(t.PrimaryKey) > 0 {
+			u := newUsage()
+			u.schema, u.pk, u.uniques = t, t.PrimaryKey, t.Uniques
+			for _, c := range t.PrimaryKey {
+				u.keys[c] = true
+			}
+			f.tables[t.Name] = u
+		}
+	}
 }
 
 // Evidence is one statement that shows a table contended: where it is
@@ -52,7 +74,7 @@ func (e Evidence) String() string {
 type usage struct {
 	lock     Evidence            // the first lock of its rows
 	lockCols map[string]bool     // what the locks read, "*" for a star
-	cas      map[string]Evidence // columns some write compare-and-sets
+	cas      map[string][]guard  // columns some write compare-and-sets, and what it pins
 	marks    map[string]Evidence // columns some write sets where still NULL
 	flags    map[string]bool     // columns the writes set to true or false only
 	guards   map[string][]guard  // columns compared beside the key with the caller's value
@@ -77,7 +99,7 @@ type guard struct {
 }
 
 func newUsage() *usage {
-	return &usage{lockCols: map[string]bool{}, cas: map[string]Evidence{}, marks: map[string]Evidence{}, flags: map[string]bool{}, guards: map[string][]guard{},
+	return &usage{lockCols: map[string]bool{}, cas: map[string][]guard{}, marks: map[string]Evidence{}, flags: map[string]bool{}, guards: map[string][]guard{},
 		written: map[string]bool{}, targeted: map[string]bool{}, compared: map[string]bool{}, states: map[string]bool{}, claimed: map[string]bool{}, keys: map[string]bool{}, lookup: map[string]bool{}}
 }
 
@@ -88,7 +110,11 @@ func (f *Fences) table(cfg *Config, t sqlparse.Table) *usage {
 	u := f.tables[t.Name]
 	if u == nil {
 		u = newUsage()
-		if st := tableOf(cfg, t); st != nil {
+		st := tableOf(cfg, t)
+		if st == nil && f.local != nil && !t.Unknown() {
+			st = f.local.Table(t.Schema, t.Name)
+		}
+		if st != nil {
 			u.schema = st
 			// The primary key picks the row; compared beside another
 			// column it is part of the row's name, never its state. A
@@ -194,6 +220,7 @@ func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write, at string) 
 	// NULL OR expires_at < now()), each against the row the pins pick. A
 	// compare with the value written skips a write that changes nothing:
 	// it compares nothing read earlier.
+	rows := pins(conds) // (and `id = ANY($1)`: a batch by key)
 	var each func(conds []sqlparse.Cond)
 	each = func(conds []sqlparse.Cond) {
 		for _, c := range conds {
@@ -216,7 +243,7 @@ func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write, at string) 
 			if w == nil || u.keys[c.Column] || u.lookup[c.Column] || (c.Value != sqlparse.ValueCaller && c.Value != sqlparse.ValueNow) {
 				continue
 			}
-			if w.Kind != sqlparse.KindInsert && !slices.ContainsFunc(pinned, func(p string) bool { return p != c.Column }) {
+			if w.Kind != sqlparse.KindInsert && !slices.ContainsFunc(rows, func(p string) bool { return p != c.Column }) {
 				continue // no other column pins the row: a rename, or a bulk write's filter
 			}
 			if isRange(c.Op) && len(u.pk) > 0 && slices.ContainsFunc(u.pk, func(k string) bool { return !slices.Contains(pinned, k) }) {
@@ -242,7 +269,9 @@ func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write, at string) 
 					// a mark set once (deleted_at, a backfill).
 					addEvidence(u.marks, c.Column, Evidence{at, "compare-and-sets " + c.Column})
 				default:
-					addEvidence(u.cas, c.Column, Evidence{at, "compare-and-sets " + c.Column})
+					if len(u.cas[c.Column]) < 8 {
+						u.cas[c.Column] = append(u.cas[c.Column], guard{Evidence{at, "compare-and-sets " + c.Column}, rows})
+					}
 				}
 			case c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && (isParam(c.Arg) || c.Arg == ""):
 				// The caller's value, not a constant filter (kind =
@@ -253,6 +282,21 @@ func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write, at string) 
 		}
 	}
 	each(conds)
+}
+
+// pinsRow reports whether pinned, without col, holds the primary key or a
+// unique key of the table; true when the schema knows no key.
+func (u *usage) pinsRow(pinned []string, col string) bool {
+	if len(u.pk) == 0 {
+		return true
+	}
+	others := slices.DeleteFunc(slices.Clone(pinned), func(p string) bool { return p == col })
+	for _, k := range append([][]string{u.pk}, u.uniques...) {
+		if containsAll(others, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // pins returns the columns conds pick rows by: compared by equality (or
@@ -356,8 +400,8 @@ func (f *Fences) Merge(o *Fences) {
 		if u.lock.Does == "" {
 			u.lock = ou.lock
 		}
-		for k, e := range ou.cas {
-			addEvidence(u.cas, k, e)
+		for k, g := range ou.cas {
+			u.cas[k] = append(u.cas[k], g...)
 		}
 		u.marksMerge(ou)
 		for k, g := range ou.guards {
@@ -371,6 +415,9 @@ func (f *Fences) Merge(o *Fences) {
 		}
 		if u.pk == nil {
 			u.pk, u.uniques = ou.pk, ou.uniques
+		}
+		if u.schema == nil {
+			u.schema = ou.schema
 		}
 		for _, k := range ou.rowKeys {
 			u.addRowKey(slices.Clone(k))
@@ -441,8 +488,18 @@ func (f *Fences) contention(cfg *Config, u *usage) Contention {
 	con.Columns = map[string]Evidence{}
 	state := func(c string) bool { return !u.keys[c] && !u.lookup[c] }
 	for _, c := range sortedKeys(u.cas) {
-		if state(c) {
-			con.Columns[c] = u.cas[c]
+		if !state(c) {
+			continue
+		}
+		// Where the schema (or the package's own CREATE TABLE) names
+		// the keys, a compare-and-swap pins one: pinned by a parent's id
+		// alone (`WHERE user_id = $2 AND status = $3`), it is a bulk
+		// transition.
+		for _, g := range u.cas[c] {
+			if u.pinsRow(g.pins, c) {
+				addEvidence(con.Columns, c, g.Evidence)
+				break
+			}
 		}
 	}
 	for _, c := range sortedKeys(u.marks) {

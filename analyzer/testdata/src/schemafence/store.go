@@ -37,7 +37,7 @@ const (
 
 // Compared with the value it writes, a finish skips only a write that
 // changes nothing: it overwrites a cancelled job as well.
-const finishJob = `UPDATE jobs SET status = 'done' WHERE id = $1 AND status IS DISTINCT FROM 'done'` // want `DSQL003 unfenced-write: jobs is contended: store.go:66 compare-and-sets status; this UPDATE changes status`
+const finishJob = `UPDATE jobs SET status = 'done' WHERE id = $1 AND status IS DISTINCT FROM 'done'` // want `DSQL003 unfenced-write: jobs is contended: store.go:26 compare-and-sets status; this UPDATE changes status`
 
 // A package version is text: not a fence column, not coordination state.
 const bumpPackage = `UPDATE packages SET version = $1 WHERE name = $2`
