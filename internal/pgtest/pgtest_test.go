@@ -2,9 +2,12 @@ package pgtest
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -44,6 +47,9 @@ func TestServerLifecycle(t *testing.T) {
 			s.Stop()
 		}
 	})
+	if v := s.admin.ParameterStatus("server_version"); os.Getenv(BinDirEnv) == "" && !strings.HasPrefix(v, "16.") {
+		t.Errorf("server %s, want PostgreSQL 16 (%s)", v, s.Source())
+	}
 	if n := len(s.dir + "/.s.PGSQL.5432"); n > 100 {
 		t.Errorf("socket path is %d bytes, too long for a Unix socket", n)
 	}
@@ -75,5 +81,72 @@ func TestServerLifecycle(t *testing.T) {
 	}
 	if _, err := pgconn.Connect(ctx, dsn); err == nil {
 		t.Error("server still accepting connections after Stop")
+	}
+}
+
+// TestServerAsNobody: as root on a machine with no postgres user, the
+// server runs as nobody, from a cache nobody can read.
+func TestServerAsNobody(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("SKIPPED: only root runs the server as another user; as another user, TestServerLifecycle covers the same path")
+	}
+	users := serverUsers
+	serverUsers = []string{"nobody"}
+	defer func() { serverUsers = users }()
+	s, err := Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	nobody, err := user.Lookup("nobody")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(s.cred.Uid) != nobody.Uid {
+		t.Errorf("server runs as uid %d, want nobody (%s)", s.cred.Uid, nobody.Uid)
+	}
+	if _, err := s.CreateDatabase(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestServerRestart: a restart keeps the data and the socket; sessions
+// open across it end with an error, new ones work.
+func TestServerRestart(t *testing.T) {
+	s, err := Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	ctx := context.Background()
+	dsn, err := s.CreateDatabase(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgconn.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "CREATE TABLE kept (id int); INSERT INTO kept VALUES (1)").ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "SELECT 1").ReadAll(); err == nil {
+		t.Error("a session open across the restart still works")
+	}
+	conn.Close(ctx)
+	conn, err = pgconn.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	res, err := conn.Exec(ctx, "SELECT count(*) FROM kept").ReadAll()
+	if err != nil || string(res[0].Rows[0][0]) != "1" {
+		t.Errorf("after the restart: %v %v", res, err)
+	}
+	if _, err := s.CreateDatabase(ctx); err != nil {
+		t.Errorf("CreateDatabase after the restart: %v", err)
 	}
 }
