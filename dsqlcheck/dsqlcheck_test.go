@@ -21,8 +21,6 @@ import (
 	"github.com/dsqllint/dsqllint/runtime/occ"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
-
 // open returns a database/sql handle on a fresh database whose
 // connections c checks, holding t(id, v) with rows 1..3.
 func open(tb testing.TB, c *dsqlcheck.Checker) (*sql.DB, string) {
