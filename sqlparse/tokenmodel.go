@@ -446,6 +446,7 @@ func tokenLockedSelect(st *Statement, text string, toks []Token, first int) bool
 	label := "" // "." or "as" when the next word is a label
 	var cols []string
 	col, at := "", 0 // the item's column, and how far into the item
+	expr := false    // the item is an expression (a*b), not a column
 	for ; label != "" || !p.word("from"); items++ {
 		t, ok := p.peek()
 		if !ok {
@@ -457,7 +458,7 @@ func tokenLockedSelect(st *Statement, text string, toks []Token, first int) bool
 			if !(t.Kind == TokIdent && plainName(w) || label == "." && t.Kind == TokOp && w == "*") {
 				return false
 			}
-			if label == "." {
+			if label == "." && !expr {
 				col = strings.ToLower(w) // the part after the last dot
 			}
 			label = ""
@@ -469,7 +470,9 @@ func tokenLockedSelect(st *Statement, text string, toks []Token, first int) bool
 			if col != "" {
 				cols = append(cols, col)
 			}
-			col, at = "", -1
+			col, at, expr = "", -1, false
+		case t.Kind == TokOp && w == "*" && at > 0:
+			col, expr = "", true // a product: no column of its own
 		case t.Kind == TokIdent && plainName(w), t.Kind == TokOp && w == "*":
 			if at == 0 {
 				col = strings.ToLower(w)
