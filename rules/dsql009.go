@@ -27,6 +27,13 @@ var IsolationLevel = register(&Rule{
 			report(tc.IsolationSpan, "ISOLATION LEVEL "+level+" is rejected by Aurora DSQL (0A000 Unsupported isolation level: "+level+
 				"); DSQL runs every transaction at snapshot isolation (REPEATABLE READ): drop the clause", dropIsolation(ctx.Text, tc))
 		case sqlparse.TxSetTransaction:
+			if tc.Isolation != "" && tc.Isolation != "repeatable read" {
+				// DSQL judges the level before the statement.
+				level := strings.ToUpper(tc.Isolation)
+				report(st.KeywordSpan, "SET TRANSACTION ISOLATION LEVEL "+level+" is rejected by Aurora DSQL (0A000 Unsupported isolation level: "+level+
+					") and aborts the transaction; drop it: every DSQL transaction runs at REPEATABLE READ", nil)
+				return
+			}
 			report(st.KeywordSpan, "SET TRANSACTION is rejected by Aurora DSQL (0A000 setting configuration parameter \"TRANSACTION\" not supported) and aborts the transaction; "+
 				"drop it, and use BEGIN [READ ONLY | READ WRITE] for the access mode", nil)
 		case sqlparse.TxSetDefault:

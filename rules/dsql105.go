@@ -32,7 +32,7 @@ var unsupported = map[string]string{
 	"DROP POLICY":                 "(0A000; AWS dsql-lint rejects it): row-level security is not supported; remove the statement",
 	"CREATE DATABASE":             "(0A000 unsupported statement: Createdb); a cluster has one database, postgres: use schemas",
 	"CREATE TABLESPACE":           "(0A000 unsupported statement: CreateTableSpace); storage is managed by DSQL",
-	"MERGE":                       "(0A000); use INSERT ... ON CONFLICT DO UPDATE",
+	"MERGE":                       "(0A000 unsupported statement type: MERGE); use INSERT ... ON CONFLICT DO UPDATE",
 	"DECLARE CURSOR":              "(0A000); page with WHERE key > $last ORDER BY key LIMIT n",
 	"PREPARE":                     "(0A000): SQL-level prepared statements are not supported; let the driver prepare statements",
 	"EXECUTE":                     "(0A000): SQL-level prepared statements are not supported; let the driver prepare statements",
@@ -77,6 +77,10 @@ func checkUnsupportedStatement(ctx *Context, st *sqlparse.Statement, report func
 			"remove the statement, or write DROP TRIGGER IF EXISTS name ON table, which DSQL accepts", nil)
 	case (tag == "CREATE STATISTICS" || tag == "ALTER STATISTICS") && ctx.Config.Target.Before(statisticsSince):
 		report(st.KeywordSpan, tag+" is supported by Aurora DSQL only since 2026-08-27"+targetNote(ctx)+" (0A000); drop it for older clusters", nil)
+	case tag == "CREATE TYPE" && (st.Node == "CompositeTypeStmt" || st.Node == "CreateRangeStmt"):
+		// DSQL names the statement's node for these, as it does for most.
+		report(st.KeywordSpan, "CREATE TYPE is not supported by Aurora DSQL (0A000 unsupported statement: "+strings.TrimSuffix(st.Node, "Stmt")+
+			"); there are no user-defined composite or range types: use columns of their parts, or two columns for a range's bounds", nil)
 	default:
 		if what, ok := unsupported[tag]; ok {
 			report(st.KeywordSpan, tag+" is not supported by Aurora DSQL "+what, nil)

@@ -96,3 +96,21 @@ func TestCASWriteToggles(t *testing.T) {
 		}
 	}
 }
+
+// DSQL's own answers, which dsqlcheck repeats: the node it names, the
+// level it judges before the statement.
+func TestRecordedAnswers(t *testing.T) {
+	for q, want := range map[string]string{
+		"CREATE TYPE pair AS (a int, b int)":                           "(0A000 unsupported statement: CompositeType)",
+		"CREATE TYPE span AS RANGE (subtype = int4)":                   "(0A000 unsupported statement: CreateRange)",
+		"CREATE TYPE mood AS ENUM ('sad', 'ok')":                       "(0A000 CREATE TYPE not supported)",
+		"MERGE INTO a USING b ON a.id = b.id WHEN MATCHED THEN DELETE": "(0A000 unsupported statement type: MERGE)",
+		"SET TRANSACTION ISOLATION LEVEL READ COMMITTED":               "(0A000 Unsupported isolation level: READ COMMITTED)",
+		"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ":              `(0A000 setting configuration parameter "TRANSACTION" not supported)`,
+	} {
+		fs := check(q)
+		if len(fs) != 1 || !strings.Contains(fs[0].Message, want) {
+			t.Errorf("%s: got %v, want one finding saying %s", q, fs, want)
+		}
+	}
+}

@@ -9,7 +9,7 @@ import (
 )
 
 func options(ctx context.Context, db *sql.DB, pool *pgxpool.Pool, level sql.IsolationLevel) {
-	db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable})                 // want `DSQL009 isolation-level: Isolation: sql.LevelSerializable makes the driver send BEGIN ISOLATION LEVEL`
+	db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable})                  // want `DSQL009 isolation-level: Isolation: sql.LevelSerializable makes the driver send BEGIN ISOLATION LEVEL`
 	db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelReadCommitted}) // want `DSQL009`
 	db.BeginTx(ctx, &sql.TxOptions{
 		Isolation: sql.LevelSerializable, // want `DSQL009`
@@ -26,11 +26,12 @@ func options(ctx context.Context, db *sql.DB, pool *pgxpool.Pool, level sql.Isol
 }
 
 func statements(db *sql.DB) {
-	db.Exec("BEGIN ISOLATION LEVEL SERIALIZABLE")                          // want `DSQL009 isolation-level: ISOLATION LEVEL SERIALIZABLE is rejected by Aurora DSQL \(0A000 Unsupported isolation level: SERIALIZABLE\)`
-	db.Exec("START TRANSACTION ISOLATION LEVEL READ COMMITTED, READ WRITE") // want `DSQL009`
-	db.Exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")             // want `DSQL009 isolation-level: SET TRANSACTION is rejected`
+	db.Exec("BEGIN ISOLATION LEVEL SERIALIZABLE")                                      // want `DSQL009 isolation-level: ISOLATION LEVEL SERIALIZABLE is rejected by Aurora DSQL \(0A000 Unsupported isolation level: SERIALIZABLE\)`
+	db.Exec("START TRANSACTION ISOLATION LEVEL READ COMMITTED, READ WRITE")            // want `DSQL009`
+	db.Exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")                         // want `DSQL009 isolation-level: SET TRANSACTION is rejected by Aurora DSQL \(0A000 setting configuration parameter "TRANSACTION" not supported\)`
+	db.Exec("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE")                            // want `DSQL009 isolation-level: SET TRANSACTION ISOLATION LEVEL SERIALIZABLE is rejected by Aurora DSQL \(0A000 Unsupported isolation level: SERIALIZABLE\)`
 	db.Exec("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE") // want `DSQL009`
-	db.Exec("SET default_transaction_isolation = 'serializable'")          // want `DSQL009`
+	db.Exec("SET default_transaction_isolation = 'serializable'")                      // want `DSQL009`
 
 	// Negatives.
 	db.Exec("BEGIN ISOLATION LEVEL REPEATABLE READ")
