@@ -26,6 +26,67 @@ type Checker struct {
 	mu       sync.Mutex
 	findings []Finding
 	seen     map[findingKey]bool
+	jobs     []job // the ALTER TABLE ASYNC jobs run, as sys.jobs lists them
+}
+
+// job is an ALTER TABLE ASYNC the checker ran as DSQL runs it: a job,
+// completed or failed.
+type job struct {
+	id, object, failure string
+}
+
+// recordJob records the job ALTER TABLE ASYNC text ran as, failed with
+// failure when it is not "".
+func (c *Checker) recordJob(text, failure string) string {
+	id := hashID(text)
+	object := ""
+	if m := asyncObject.FindStringSubmatch(text); m != nil {
+		object = m[1]
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.jobs {
+		if c.jobs[i].id == id {
+			c.jobs[i].failure = failure
+			return id
+		}
+	}
+	c.jobs = append(c.jobs, job{id, object, failure})
+	return id
+}
+
+// failJob marks job id failed, as the server said.
+func (c *Checker) failJob(id, failure string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.jobs {
+		if c.jobs[i].id == id {
+			c.jobs[i].failure = failure
+		}
+	}
+}
+
+// pgText is the statement PostgreSQL should run for query: sys.jobs
+// joined by the jobs run so far.
+func (c *Checker) pgText(v *verdict, query string) string {
+	text := v.pgText(query)
+	if v.sysJobs == "" || !strings.Contains(text, jobsMark) {
+		return text
+	}
+	c.mu.Lock()
+	var rows []string
+	for _, j := range c.jobs {
+		status, details := "'completed'", "NULL::text"
+		if j.failure != "" {
+			status, details = "'failed'", sqlString(j.failure)
+		}
+		rows = append(rows, fmt.Sprintf("(%s, %s, %s, 'VALIDATE_CONSTRAINT'::text, %s)", sqlString(j.id), status, details, sqlString(j.object)))
+	}
+	c.mu.Unlock()
+	if len(rows) == 0 {
+		return text
+	}
+	return strings.ReplaceAll(text, jobsMark, " UNION ALL SELECT * FROM (VALUES "+strings.Join(rows, ", ")+") AS j(job_id, status, details, job_type, object_name)")
 }
 
 // Finding is a rule broken by an executed statement.
@@ -217,6 +278,9 @@ func (c *Checker) check(text string) *verdict {
 				v.commit = st.Tx != nil && st.Tx.Kind == sqlparse.TxCommit
 			}
 		}
+	}
+	if v.refusal == nil {
+		v.refusal = waitForJobRefusal(text)
 	}
 	v.asyncDDL = withoutAsync(text)
 	if v.asyncDDL == "" && len(s.Stmts) > 1 {

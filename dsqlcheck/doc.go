@@ -33,10 +33,14 @@
 // it can be refused before it commits.
 //
 // Statements written for DSQL that PostgreSQL does not run are translated:
-// CREATE INDEX ASYNC and ALTER TABLE ASYNC run without ASYNC (a query of
-// them returns a job_id row), CALL sys.wait_for_job(...) returns at once,
-// and sys.jobs is read from the server's catalog (every index built is a
-// completed job), so one set of migrations serves both.
+// CREATE INDEX ASYNC runs without ASYNC; ALTER TABLE ASYNC runs as a job
+// whose failure fails the job, not the statement, as on DSQL; a query of
+// either returns a job_id row (a UUID, as DSQL's). CALL sys.wait_for_job
+// returns at once, refusing what DSQL refuses (a subquery argument, a
+// literal that is no UUID, a call as a function), and sys.jobs is read
+// from the server's catalog and the jobs run (every index built is a
+// completed job, a failed ALTER TABLE ASYNC a failed one with its
+// reason), so one set of migrations serves both.
 //
 // dsqlcheck imports the linter's parser (pg_query, cgo); it belongs in
 // tests, never in production code, which uses runtime/occ.

@@ -54,6 +54,7 @@ func (t *tracer) state(conn *pgx.Conn) *txState {
 func (t *tracer) TraceQueryStart(ctx context.Context, conn *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
 	v := t.c.check(data.SQL)
 	t.start(conn, v, data.SQL)
+	t.keyColumns(ctx, conn, v, data.SQL)
 	return context.WithValue(ctx, verdictKey{}, v)
 }
 
@@ -96,5 +97,21 @@ func (t *tracer) end(conn *pgx.Conn, v *verdict, rows int64, tag string) {
 			t.c.ending(st, tag, false)
 		}
 		st.end()
+	}
+}
+
+// keyColumns reports a DROP COLUMN of a primary-key column, asking the
+// server, on the connection about to run it (idle until the query is
+// sent, and in its transaction), whether the column is in the key.
+func (t *tracer) keyColumns(ctx context.Context, conn *pgx.Conn, v *verdict, sql string) {
+	if len(v.dropColumns) == 0 || !t.c.cfg.Enabled("DSQL108") {
+		return
+	}
+	for _, ch := range v.dropColumns {
+		table := qualifiedTable(ch)
+		res := conn.PgConn().ExecParams(ctx, primaryKeyColumn, [][]byte{[]byte(table), []byte(ch.Name)}, nil, nil, nil).Read()
+		if res.Err == nil && len(res.Rows) == 1 && string(res.Rows[0][0]) == "t" {
+			t.c.record("DSQL108", dropKeyMessage(ch.Name, table), sql)
+		}
 	}
 }

@@ -88,7 +88,7 @@ func (k *conn) Prepare(query string) (driver.Stmt, error) {
 
 func (k *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	v := k.c.check(query)
-	text := v.pgText(query)
+	text := k.c.pgText(v, query)
 	var bs driver.Stmt
 	var err error
 	if p, ok := k.base.(driver.ConnPrepareContext); ok {
@@ -149,7 +149,7 @@ func (k *conn) exec(ctx context.Context, query string, run func(text string) (dr
 	if e := k.keyRefusal(ctx, v, query); e != nil {
 		return nil, k.refuse(ctx, e)
 	}
-	text := v.pgText(query)
+	text := k.c.pgText(v, query)
 	wrap := k.c.reject && !k.st.open && v.dml
 	if wrap {
 		if err := k.simple(ctx, "BEGIN"); err != nil {
@@ -166,6 +166,9 @@ func (k *conn) exec(ctx context.Context, query string, run func(text string) (dr
 	}
 	if !each {
 		res, err = run(text)
+		if err == nil && asyncAlter.MatchString(query) && len(v.parts) == 0 {
+			k.c.recordJob(query, k.jobFailure(ctx))
+		}
 		if err == nil && v.dml {
 			total, err = res.RowsAffected()
 			if err != nil {
@@ -225,6 +228,31 @@ func (k *conn) sqlControl(v *verdict) {
 }
 
 // simple runs a statement of our own, unchecked.
+// jobFailure reads, and clears, how the last ALTER TABLE ASYNC job on the
+// connection failed; "" when it ran (or the driver cannot say).
+func (k *conn) jobFailure(ctx context.Context) string {
+	q, ok := k.base.(driver.QueryerContext)
+	if !ok {
+		return ""
+	}
+	rows, err := q.QueryContext(ctx, jobErrorQuery, nil)
+	if err != nil {
+		return ""
+	}
+	defer rows.Close()
+	dest := make([]driver.Value, len(rows.Columns()))
+	if rows.Next(dest) != nil || len(dest) == 0 {
+		return ""
+	}
+	switch v := dest[0].(type) {
+	case string:
+		return v
+	case []byte:
+		return string(v)
+	}
+	return ""
+}
+
 func (k *conn) simple(ctx context.Context, q string) error {
 	if e, ok := k.base.(driver.ExecerContext); ok {
 		_, err := e.ExecContext(ctx, q, nil)
@@ -269,7 +297,7 @@ func (k *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 			return nil, err
 		}
 		id := asyncJob(query)
-		if id == "" { // ALTER TABLE ASYNC: a job sys.jobs does not list
+		if id == "" { // ALTER TABLE ASYNC (exec recorded its job)
 			id = hashID(query)
 		}
 		return &oneRow{col: "job_id", val: id}, nil
@@ -282,7 +310,7 @@ func (k *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if v.asyncDDL != "" {
 		rows, err = q.QueryContext(ctx, v.asyncDDL, nil) // CALL sys.wait_for_job(...): done at once
 	} else {
-		rows, err = q.QueryContext(ctx, v.pgText(query), args)
+		rows, err = q.QueryContext(ctx, k.c.pgText(v, query), args)
 	}
 	if err == nil {
 		k.sqlControl(v)

@@ -150,7 +150,7 @@ func withoutAsync(text string) string {
 	case asyncIndex.MatchString(text):
 		return asyncIndex.ReplaceAllString(text, "${1}")
 	case asyncAlter.MatchString(text):
-		return asyncAlter.ReplaceAllString(text, "${1}")
+		return alterJob(text)
 	case waitForJob.MatchString(text):
 		return noWaitForJobs
 	}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -301,6 +302,17 @@ func (s *wireSession) parts(text string) []part {
 	return ps
 }
 
+// txControl reports whether a query's statements begin or end a
+// transaction.
+func txControl(ps []part) bool {
+	for _, p := range ps {
+		if p.v.class == classBegin || p.v.class == classEnd {
+			return true
+		}
+	}
+	return false
+}
+
 // judge checks one statement about to run and follows BEGIN and COMMIT;
 // it returns DSQL's refusal, or nil.
 func (s *wireSession) judge(v *verdict, sql string) *Error {
@@ -332,6 +344,19 @@ func (s *wireSession) inTx() bool {
 func (s *wireSession) query(text string) error {
 	ps := s.parts(text)
 	open := s.inTx()
+	if implicit := len(ps) > 1 && !open && !txControl(ps); implicit {
+		// The statements of one query outside a transaction are one
+		// transaction, as on DSQL: what one of them may not share with
+		// another (DSQL104) is judged across them.
+		s.mu.Lock()
+		s.st.begin()
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			s.st.end()
+			s.mu.Unlock()
+		}()
+	}
 	e := &expect{kind: 'Q', sql: text}
 	var b bytes.Buffer
 	unheld, dml := false, false // unheld: holding the answer could not work
@@ -407,12 +432,21 @@ func (s *wireSession) translate(p *part, alone bool, e *expect) string {
 			e.tag = map[string]string{"SELECT 1": "CREATE INDEX"}
 			return v.asyncDDL + "; SELECT " + sqlString(id) + "::text AS job_id"
 		}
+		if asyncAlter.MatchString(p.sql) {
+			// A job: its failure comes as a warning (serverLoop).
+			id := s.c.recordJob(p.sql, "")
+			if alone {
+				e.dropTags = 1
+				e.tag = map[string]string{"SELECT 1": "ALTER TABLE"}
+				return v.asyncDDL + "; SELECT " + sqlString(id) + "::text AS job_id"
+			}
+		}
 		return v.asyncDDL
 	case len(v.dropColumns) > 0 && alone && s.c.reject && s.c.cfg.Enabled("DSQL108"):
 		e.tag = map[string]string{"DO": "ALTER TABLE"}
 		return keyGuarded(p.sql, v, s.keyMarks(p.sql))
 	}
-	return v.pgText(p.sql)
+	return s.c.pgText(v, p.sql)
 }
 
 // parse checks a statement the client prepares.
@@ -431,6 +465,9 @@ func (s *wireSession) parse(m *pgproto3.Parse) error {
 	if id := asyncJob(m.Query); id != "" {
 		p.job, text = text, "SELECT "+sqlString(id)+"::text AS job_id"
 		p.tag = map[string]string{"SELECT 1": "CREATE INDEX"}
+	} else if asyncAlter.MatchString(m.Query) {
+		p.job, text = text, "SELECT "+sqlString(hashID(m.Query))+"::text AS job_id"
+		p.tag = map[string]string{"SELECT 1": "ALTER TABLE"}
 	} else if len(v.dropColumns) > 0 && s.c.reject && s.c.cfg.Enabled("DSQL108") {
 		text = keyGuarded(m.Query, v, s.keyMarks(m.Query))
 		p.tag = map[string]string{"DO": "ALTER TABLE"}
@@ -451,6 +488,9 @@ func (s *wireSession) execute(m *pgproto3.Execute) error {
 		return nil
 	}
 	if p.job != "" {
+		if asyncAlter.MatchString(p.sql) {
+			s.c.recordJob(p.sql, "") // this run's job: failed only if the warning says so
+		}
 		const name = "dsqlcheck_job"
 		s.send(&pgproto3.Parse{Name: name, Query: p.job}, &expect{kind: 'P', own: true})
 		s.send(&pgproto3.Bind{DestinationPortal: name, PreparedStatement: name}, &expect{kind: 'B', own: true})
@@ -508,7 +548,16 @@ func (s *wireSession) serverLoop() error {
 			return err
 		}
 		switch m := msg.(type) {
-		case *pgproto3.NoticeResponse, *pgproto3.NotificationResponse, *pgproto3.ParameterStatus:
+		case *pgproto3.NoticeResponse:
+			if rest, ok := strings.CutPrefix(m.Message, jobWarning); ok {
+				// An ALTER TABLE ASYNC job failed: sys.jobs says so, the
+				// client hears nothing (its statement got a job id).
+				id, failure, _ := strings.Cut(rest, ": ")
+				s.c.failJob(id, failure)
+				continue
+			}
+			err = s.forward(msg)
+		case *pgproto3.NotificationResponse, *pgproto3.ParameterStatus:
 			err = s.forward(msg)
 		case *pgproto3.ErrorResponse:
 			err = s.onError(m)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -228,8 +229,8 @@ func TestWireDSQLStatements(t *testing.T) {
 	if err := conn.QueryRow(ctx, "CREATE INDEX ASYNC t_v ON t (v)").Scan(&job); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(job, "dsqlcheck-") {
-		t.Fatalf("job id %q", job)
+	if !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`).MatchString(job) {
+		t.Fatalf("job id %q, want a UUID as DSQL's are", job)
 	}
 	var status, object string
 	if err := conn.QueryRow(ctx, "SELECT status, object_name FROM sys.jobs WHERE job_id = $1", job).Scan(&status, &object); err != nil {

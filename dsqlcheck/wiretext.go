@@ -44,11 +44,13 @@ func asyncJob(text string) string {
 	return hashID(schema + "." + unquoteIdent(m[1]))
 }
 
-// hashID is a job id made from a name: "dsqlcheck-" and the first 16 hex
-// digits of its MD5, which sysJobs computes alike on the server.
+// hashID is a job id made from a name: its MD5 written as a UUID, the
+// form DSQL's job ids have, which sysJobs computes alike on the server
+// (md5(name)::uuid).
 func hashID(name string) string {
 	sum := md5.Sum([]byte(name))
-	return "dsqlcheck-" + hex.EncodeToString(sum[:8])
+	h := hex.EncodeToString(sum[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
 func unquoteIdent(s string) string {
@@ -58,19 +60,46 @@ func unquoteIdent(s string) string {
 	return strings.ToLower(s)
 }
 
+// alterJob is ALTER TABLE ASYNC in PostgreSQL: the ALTER TABLE, whose
+// failure, as on DSQL, fails the job rather than the statement. The
+// failure is left where the checker reads it: a warning the wire checker
+// takes out of the stream, and a setting the database/sql wrapper reads
+// after (jobErrorQuery).
+func alterJob(text string) string {
+	alter := asyncAlter.ReplaceAllString(text, "${1}")
+	tag := dollarTag(alter)
+	return "DO " + tag + " BEGIN EXECUTE " + sqlString(alter) + "; " +
+		"EXCEPTION WHEN OTHERS THEN PERFORM set_config('dsqlcheck.job_error', SQLERRM, false); " +
+		"RAISE WARNING '" + jobWarning + "%: %', " + sqlString(hashID(text)) + ", SQLERRM; END " + tag
+}
+
+// jobWarning begins the warning a failed ALTER TABLE ASYNC job raises.
+const jobWarning = "dsqlcheck job "
+
+// jobErrorQuery reads, and clears, the failure of the last ALTER TABLE
+// ASYNC job on the connection ("" when it ran).
+const jobErrorQuery = "SELECT coalesce(current_setting('dsqlcheck.job_error', true), ''), set_config('dsqlcheck.job_error', '', false)"
+
+// asyncObject names what an ALTER TABLE ASYNC works on: its table.
+var asyncObject = regexp.MustCompile(`(?is)^\s*alter\s+table\s+async\s+(?:if\s+exists\s+)?(?:only\s+)?((?:"?[\w$]+"?\s*\.\s*)?"?[\w$]+"?)`)
+
 // sysJobs is DSQL's view of asynchronous builds, in the columns programs
 // read (job_id, status, details, job_type, object_name), made from the
 // server's catalog: every index PostgreSQL has built (synchronously, as
 // the translated ASYNC statements run) is a completed job, one left
 // invalid by a failed build a failed one. Indexes behind constraints
 // (keys made by CREATE TABLE) were no jobs.
-const sysJobs = `(SELECT 'dsqlcheck-' || left(md5(n.nspname || '.' || c.relname), 16) AS job_id,
+const sysJobs = `(SELECT md5(n.nspname || '.' || c.relname)::uuid::text AS job_id,
  CASE WHEN i.indisvalid THEN 'completed' ELSE 'failed' END AS status, NULL::text AS details,
  'INDEX_BUILD'::text AS job_type, n.nspname || '.' || c.relname AS object_name
  FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid
  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
  WHERE n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
- AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k WHERE k.conindid = i.indexrelid))`
+ AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k WHERE k.conindid = i.indexrelid)` + jobsMark + `)`
+
+// jobsMark is where the ALTER TABLE ASYNC jobs the checker ran join the
+// index builds in sys.jobs (Checker.withJobs).
+const jobsMark = "/*dsqlcheck:jobs*/"
 
 // sysJobsRef finds sys.jobs used as a relation, and what follows it.
 var sysJobsRef = regexp.MustCompile(`(?i)\bsys\s*\.\s*jobs\b(\s*(?:as\s+)?([a-z_][\w$]*)?)`)
@@ -123,10 +152,43 @@ func dollarTag(text string) string {
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // waitForJobPG is CALL sys.wait_for_job in PostgreSQL: the build is done.
-// The job's id, when it comes as a parameter, is read and dropped.
+// The job's id, when it comes as a parameter, is read as the UUID it is
+// on DSQL, and dropped.
 func waitForJobPG(text string) string {
 	if strings.Contains(text, "$1") {
-		return "SELECT true AS wait_for_job FROM (SELECT $1::text) AS job"
+		return "SELECT true AS wait_for_job FROM (SELECT $1::uuid) AS job"
 	}
 	return noWaitForJobs
+}
+
+// waitForJobAnywhere finds sys.wait_for_job called in any statement.
+var waitForJobAnywhere = regexp.MustCompile(`(?i)\bsys\s*\.\s*wait_for_job\s*\(`)
+
+// waitForJobArg reads the argument of CALL sys.wait_for_job: a subquery
+// (1), or a string literal (2).
+var waitForJobArg = regexp.MustCompile(`(?is)^\s*call\s+sys\s*\.\s*wait_for_job\s*\(\s*(?:(\(\s*select\b)|'([^']*)'\s*\)\s*;?\s*$)`)
+
+var uuidText = regexp.MustCompile(`^(?i)\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$`)
+
+// waitForJobRefusal is DSQL's answer to a use of sys.wait_for_job it
+// refuses: called as a function, with a subquery, or with a literal that
+// is no job id (nil when it runs).
+func waitForJobRefusal(text string) *Error {
+	const rule = "sys.wait_for_job"
+	switch {
+	case !waitForJobAnywhere.MatchString(text):
+		return nil
+	case !waitForJob.MatchString(text):
+		return &Error{Code: "42809", Message: "sys.wait_for_job(text) is a procedure", Rule: rule}
+	}
+	m := waitForJobArg.FindStringSubmatch(text)
+	switch {
+	case m == nil:
+		return nil
+	case m[1] != "":
+		return &Error{Code: "0A000", Message: "cannot use subquery in CALL argument", Rule: rule}
+	case !uuidText.MatchString(m[2]):
+		return &Error{Code: "22P02", Message: "Unable to convert text to UUID", Rule: rule}
+	}
+	return nil
 }
