@@ -94,3 +94,9 @@ func TestSchema(t *testing.T) {
 func TestNotSQL(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "cqlstore", "cqlmixed", "cqlwrapped", "cqldotless")
 }
+
+// DSQL005's fix: each transaction shape it rewrites into the retry
+// helper (golden), and each it refuses, with why in the finding.
+func TestRetryFix(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(), "retryfix")
+}

@@ -274,7 +274,16 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 		}
 		begins[b.tx] = len(s.Begins)
 		scopes[b.scope] = true
-		s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx, Retried: b.retried, Loop: b.loop})
+		begin := txflow.Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx, Retried: b.retried, Loop: b.loop}
+		if !b.retried && s.Enabled && !c.generated[c.fileOf(b.call.Pos())] {
+			rw := c.retryRewrite(b)
+			begin.Fix, begin.NoFix = rw.fix, rw.why
+			if rw.fix != nil && !c.canImport(rw.pkg) {
+				// Say what to add rather than break the build.
+				begin.Fix, begin.NoFix = nil, "`go get "+rw.pkg+"`, and -fix rewrites it"
+			}
+		}
+		s.Begins = append(s.Begins, begin)
 		fd, ok := b.scope.(*ast.FuncDecl)
 		if !ok {
 			continue

@@ -28,6 +28,9 @@ type LockContext struct {
 	Exec, PGX bool
 	// NoRetry says nothing in the module retries on 40001 at all.
 	NoRetry bool
+	// Fix names what -fix does ("-fix runs ReserveSeat's transaction in
+	// occ.RunTxWithRetry"); NoFix why it offers nothing.
+	Fix, NoFix string
 }
 
 // LockRetryMessage is DSQL005's message.
@@ -60,7 +63,14 @@ func LockRetryMessage(c LockContext) string {
 		return where + retry + ": FOR UPDATE does not block, and when another transaction commits a write of the same rows first " +
 			"this statement fails at commit; re-run it on 40001: " + singleShape(c.Exec, c.PGX)
 	}
-	return where + retry + "; on Aurora DSQL FOR UPDATE does not block and the loser fails at COMMIT, so re-run the whole transaction: " + txShape(c.PGX)
+	msg := where + retry + "; on Aurora DSQL FOR UPDATE does not block and the loser fails at COMMIT, so re-run the whole transaction: " + txShape(c.PGX)
+	switch {
+	case c.Fix != "":
+		msg += " (" + c.Fix + ")"
+	case c.NoFix != "":
+		msg += " (no -fix: " + c.NoFix + ")"
+	}
+	return msg
 }
 
 func txShape(pgx bool) string {

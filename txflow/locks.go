@@ -743,10 +743,17 @@ func (g *lockGraph) lockDiagnostic(so *siteOf, v verdict, noRetry bool) analysis
 	r := rules.LockWithoutRetry
 	lc := rules.LockContext{What: so.What, Exec: so.Exec, PGX: v.pgx, NoRetry: noRetry}
 	var related []analysis.RelatedInformation
+	var fixes []analysis.SuggestedFix
 	switch {
 	case v.begin != nil:
 		lc.Begin, lc.PGX = g.posString(v.begin.Pos), v.begin.PGX
 		related = append(related, analysis.RelatedInformation{Pos: v.begin.Pos, Message: BeginRelated})
+		if fix := v.begin.Fix; fix != nil {
+			lc.Fix = "-fix runs the transaction of " + shortName(v.begin.Func) + " in the retry helper"
+			fixes = append(fixes, *fix)
+		} else {
+			lc.NoFix = v.begin.NoFix
+		}
 	case v.pool:
 		lc.Pool = true
 		if v.at != token.NoPos && v.at != so.Pos {
@@ -774,7 +781,7 @@ func (g *lockGraph) lockDiagnostic(so *siteOf, v verdict, noRetry bool) analysis
 		}
 	}
 	return analysis.Diagnostic{Pos: so.Pos, End: so.End, Category: r.ID, URL: r.DocURL(),
-		Message: r.Prefix() + rules.LockRetryMessage(lc), Related: related}
+		Message: r.Prefix() + rules.LockRetryMessage(lc), Related: related, SuggestedFixes: fixes}
 }
 
 // nearestRetries returns up to n retry constructs, those in the lock's

@@ -183,6 +183,10 @@ type Begin struct {
 	// it counts only if that function's summary Returns it.
 	Via    string
 	Result int
+	// Fix rewrites the function that begins it to run the transaction in
+	// the OCC retry helper (DSQL005's fix); NoFix says why there is none.
+	Fix   *analysis.SuggestedFix
+	NoFix string
 }
 
 // Return is a transaction Func begins and returns as result Result, as it

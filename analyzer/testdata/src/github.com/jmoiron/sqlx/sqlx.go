@@ -14,9 +14,10 @@ func (db *DB) Get(dest interface{}, query string, args ...interface{}) error { r
 func (db *DB) Select(dest interface{}, query string, args ...interface{}) error {
 	return nil
 }
-func (db *DB) Rebind(query string) string                                  { return query }
-func (db *DB) Beginx() (*Tx, error)                                        { return nil, nil }
-func (tx *Tx) NamedExec(query string, arg interface{}) (sql.Result, error) { return nil, nil }
+func (db *DB) Rebind(query string) string                                     { return query }
+func (db *DB) Beginx() (*Tx, error)                                           { return nil, nil }
+func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) { return nil, nil }
+func (tx *Tx) NamedExec(query string, arg interface{}) (sql.Result, error)    { return nil, nil }
 func (tx *Tx) GetContext(ctx context.Context, dest interface{}, query string, args ...interface{}) error {
 	return nil
 }

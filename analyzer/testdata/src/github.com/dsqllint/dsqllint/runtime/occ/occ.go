@@ -22,3 +22,5 @@ func ExecCAS(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
 func ExecWithRetry(ctx context.Context, db TxBeginner, query string, args ...any) (sql.Result, error) {
 	return nil, nil
 }
+
+func WithTxOptions(o *sql.TxOptions) Option { return nil }

@@ -1,0 +1,729 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// txRewrite is DSQL005's fix for one Begin: the transaction's function
+// rewritten to run its statements in the OCC retry helper, or why no
+// fix is offered.
+type txRewrite struct {
+	fix *analysis.SuggestedFix
+	pkg string // the helper's package, which the fix imports
+	// why no fix: "" when there is one.
+	why string
+}
+
+// refuse is a txRewrite offering no fix, and why.
+func refuse(format string, args ...any) txRewrite {
+	return txRewrite{why: fmt.Sprintf(format, args...)}
+}
+
+// retryRewrite rewrites the function that begins b's transaction into
+//
+//	return occ.RunTxWithRetry(ctx, db, func(tx *sql.Tx) (T, error) {
+//		... the statements between Begin and Commit ...
+//		return result, nil
+//	}, occ.WithTxOptions(opts))
+//
+// (occpgx for pgx; RunTxWithRetryVoid when the function returns only an
+// error). It is offered only where the rewrite is exact: Begin, its error
+// check, the deferred Rollback, the statements and the Commit are the
+// function's own statements in that order, ending in its last return; the
+// transaction does not escape; nothing between Begin and Commit does what
+// a second attempt would repeat visibly (work outside the transaction,
+// a goroutine, adding to what was declared before Begin).
+func (c *checker) retryRewrite(b *beginCall) txRewrite {
+	fd, ok := b.scope.(*ast.FuncDecl)
+	if !ok || fd.Body == nil {
+		return refuse("the transaction begins in a function literal")
+	}
+	info := c.pass.TypesInfo
+	list := fd.Body.List
+	at := -1
+	for i, st := range list {
+		if a, ok := st.(*ast.AssignStmt); ok && len(a.Rhs) == 1 && a.Rhs[0] == b.call {
+			at = i
+		}
+	}
+	if at < 0 {
+		return refuse("Begin is not a statement of its function's body")
+	}
+	begin := list[at].(*ast.AssignStmt)
+	if begin.Tok != token.DEFINE || len(begin.Lhs) != 2 {
+		return refuse("Begin does not declare its transaction and error")
+	}
+	txID, _ := begin.Lhs[0].(*ast.Ident)
+	errID, _ := begin.Lhs[1].(*ast.Ident)
+	if txID == nil || errID == nil || errID.Name == "_" || info.Defs[txID] == nil {
+		return refuse("Begin does not declare its transaction and error")
+	}
+	tx, beginErr := info.Defs[txID], info.ObjectOf(errID)
+	sqlx := !b.pgx && !isNamed(tx.Type(), pkgSQL, "Tx", true) // run as the helper's *sql.Tx
+
+	// The function: ... (T, error) or error, unnamed.
+	res := fd.Type.Results
+	if res == nil || len(res.List) == 0 || !isError(info.TypeOf(res.List[len(res.List)-1].Type)) {
+		return refuse("%s does not return an error", fd.Name.Name)
+	}
+	if len(res.List[0].Names) > 0 {
+		return refuse("%s has named results", fd.Name.Name)
+	}
+	if res.NumFields() > 2 {
+		return refuse("%s returns more than one value with its error", fd.Name.Name)
+	}
+	void := res.NumFields() == 1
+
+	// Begin's receiver, context and options.
+	sel, ok := b.call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return refuse("Begin is not a method call")
+	}
+	var ctxArg, optArg ast.Expr
+	switch {
+	case len(b.call.Args) == 2:
+		ctxArg, optArg = b.call.Args[0], b.call.Args[1]
+	case len(b.call.Args) == 1 && b.pgx:
+		ctxArg = b.call.Args[0]
+	default:
+		return refuse("Begin takes no context to hand the retry")
+	}
+	if id, ok := ast.Unparen(optArg).(*ast.Ident); ok && id.Name == "nil" {
+		optArg = nil
+	}
+	if !c.beginsTx(info.TypeOf(sel.X), b.pgx) {
+		return refuse("%s has no BeginTx the helper can call", c.text(sel.X))
+	}
+
+	// The error check, the deferred Rollback.
+	next := at + 1
+	if next >= len(list) || !c.errCheck(list[next], beginErr) {
+		return refuse("Begin's error is not checked right after it")
+	}
+	next++
+	if next < len(list) && c.deferredRollback(list[next], tx) {
+		next++
+	}
+
+	// The Commit, and the last return.
+	commit, last, ok := c.commitTail(list, next, tx, void)
+	if !ok {
+		return refuse("the transaction does not end in a Commit whose error is returned, then the function's last return")
+	}
+	body := list[next:commit]
+
+	// What a retry repeats.
+	dropped, why := c.repeatable(fd, body, list[last], tx, beginErr, void, sqlx)
+	if why != "" {
+		return refuse("%s", why)
+	}
+
+	// The rewrite.
+	src := c.source(fd.Pos())
+	file := c.fileOf(fd.Pos())
+	if src == nil || file == nil {
+		return refuse("no source")
+	}
+	off := func(p token.Pos) int { return c.pass.Fset.Position(p).Offset }
+	pkg, name := pkgOCC, "occ"
+	txType, txPkg, txName := "*%s.Tx", pkgSQL, "sql"
+	if b.pgx {
+		pkg, name = pkgOCCPGX, "occpgx"
+		txType, txPkg, txName = "%s.Tx", pkgPGX, "pgx"
+	}
+	var edits []analysis.TextEdit
+	name, imp := c.importName(file, pkg, name)
+	if imp != nil {
+		edits = append(edits, *imp)
+	}
+	txName, imp2 := c.importName(file, txPkg, txName)
+	if imp2 != nil {
+		switch {
+		case imp == nil || imp2.Pos != imp.Pos:
+			edits = append(edits, *imp2)
+		case imp.Pos == imp.End && imp2.Pos == imp2.End:
+			edits[0].NewText = append(edits[0].NewText, imp2.NewText...) // both after one import
+		default:
+			return refuse("the file's imports need more than one edit in one place")
+		}
+	}
+	var w strings.Builder
+	helper := "RunTxWithRetry"
+	results := "(" + c.text(res.List[0].Type) + ", error)"
+	if void {
+		helper, results = "RunTxWithRetryVoid", "error"
+	}
+	fmt.Fprintf(&w, "return %s.%s(%s, %s, func(%s %s) %s {\n", name, helper, c.text(ctxArg), c.text(sel.X), txID.Name, fmt.Sprintf(txType, txName), results)
+	if c.usedIn(beginErr, append(append([]ast.Stmt{}, body...), list[last:]...)) {
+		w.WriteString("var " + errID.Name + " error\n")
+	}
+	// The statements as written, less the Rollbacks before error returns
+	// (the helper rolls back when fn fails).
+	if len(body) > 0 {
+		from := off(body[0].Pos())
+		sort.Slice(dropped, func(i, j int) bool { return dropped[i].Pos() < dropped[j].Pos() })
+		for _, d := range dropped {
+			w.Write(src[from:off(d.Pos())])
+			from = off(d.End())
+			// and the rest of its line, so that no blank line is left
+			for from < len(src) && (src[from] == ' ' || src[from] == '\t') {
+				from++
+			}
+			if from < len(src) && src[from] == '\n' {
+				from++
+				for from < len(src) && (src[from] == ' ' || src[from] == '\t') {
+					from++
+				}
+			}
+		}
+		w.Write(src[from:off(body[len(body)-1].End())])
+		w.WriteString("\n")
+	}
+	if void && c.isReturnTxCommit(list[last], tx) {
+		w.WriteString("return nil\n")
+	} else {
+		w.Write(src[off(list[last].Pos()):off(list[last].End())])
+		w.WriteString("\n")
+	}
+	w.WriteString("}")
+	if optArg != nil {
+		fmt.Fprintf(&w, ", %s.WithTxOptions(%s)", name, c.text(optArg))
+	}
+	w.WriteString(")")
+	edits = append(edits, analysis.TextEdit{Pos: begin.Pos(), End: list[last].End(), NewText: []byte(w.String())})
+	return txRewrite{
+		fix: &analysis.SuggestedFix{Message: fmt.Sprintf("Run %s's transaction in %s.%s, which re-runs it from a fresh BEGIN on SQLSTATE 40001", fd.Name.Name, name, helper), TextEdits: edits},
+		pkg: pkg,
+	}
+}
+
+// text is a node's source.
+func (c *checker) text(n ast.Node) string {
+	src := c.source(n.Pos())
+	if src == nil {
+		return ""
+	}
+	return string(src[c.pass.Fset.Position(n.Pos()).Offset:c.pass.Fset.Position(n.End()).Offset])
+}
+
+// beginsTx reports whether t has the BeginTx the helper calls:
+// BeginTx(context.Context, *sql.TxOptions) (*sql.Tx, error), or pgx's
+// BeginTx(context.Context, pgx.TxOptions) (pgx.Tx, error).
+func (c *checker) beginsTx(t types.Type, pgx bool) bool {
+	if t == nil {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "BeginTx")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 2 || sig.Results().Len() != 2 || !isNamed(sig.Params().At(0).Type(), "context", "Context", false) {
+		return false
+	}
+	if pgx {
+		return isNamed(sig.Params().At(1).Type(), pkgPGX, "TxOptions", false) && isNamed(sig.Results().At(0).Type(), pkgPGX, "Tx", false)
+	}
+	return isNamed(sig.Params().At(1).Type(), pkgSQL, "TxOptions", true) && isNamed(sig.Results().At(0).Type(), pkgSQL, "Tx", true)
+}
+
+// errCheck matches `if err != nil { return ... }`.
+func (c *checker) errCheck(st ast.Stmt, err types.Object) bool {
+	is, ok := st.(*ast.IfStmt)
+	if !ok || is.Init != nil || is.Else != nil || len(is.Body.List) != 1 {
+		return false
+	}
+	if _, ok := is.Body.List[0].(*ast.ReturnStmt); !ok {
+		return false
+	}
+	return c.isErrNotNil(is.Cond, err)
+}
+
+// isErrNotNil matches `err != nil` for the variable err.
+func (c *checker) isErrNotNil(e ast.Expr, err types.Object) bool {
+	bin, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || bin.Op != token.NEQ {
+		return false
+	}
+	id, ok := bin.X.(*ast.Ident)
+	nilID, ok2 := bin.Y.(*ast.Ident)
+	return ok && ok2 && nilID.Name == "nil" && c.pass.TypesInfo.ObjectOf(id) == err
+}
+
+// deferredRollback matches `defer tx.Rollback()` (with ctx for pgx), and
+// `defer func() { _ = tx.Rollback() }()`.
+func (c *checker) deferredRollback(st ast.Stmt, tx types.Object) bool {
+	d, ok := st.(*ast.DeferStmt)
+	if !ok {
+		return false
+	}
+	if c.txMethodCall(d.Call, tx, "Rollback") {
+		return true
+	}
+	lit, ok := d.Call.Fun.(*ast.FuncLit)
+	if !ok || len(d.Call.Args) != 0 || len(lit.Body.List) != 1 {
+		return false
+	}
+	return c.rollbackStmt(lit.Body.List[0], tx)
+}
+
+// rollbackStmt matches `tx.Rollback()` and `_ = tx.Rollback()`.
+func (c *checker) rollbackStmt(st ast.Stmt, tx types.Object) bool {
+	switch s := st.(type) {
+	case *ast.ExprStmt:
+		call, ok := s.X.(*ast.CallExpr)
+		return ok && c.txMethodCall(call, tx, "Rollback")
+	case *ast.AssignStmt:
+		if len(s.Lhs) != 1 || len(s.Rhs) != 1 {
+			return false
+		}
+		blank, ok := s.Lhs[0].(*ast.Ident)
+		call, ok2 := s.Rhs[0].(*ast.CallExpr)
+		return ok && ok2 && blank.Name == "_" && c.txMethodCall(call, tx, "Rollback")
+	}
+	return false
+}
+
+// txMethodCall matches tx.name(...).
+func (c *checker) txMethodCall(call *ast.CallExpr, tx types.Object, name string) bool {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != name {
+		return false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	return ok && c.pass.TypesInfo.ObjectOf(id) == tx
+}
+
+// commitTail finds, from list[from], the Commit and the function's last
+// return: `if err := tx.Commit(); err != nil { return ... }` (or `=`),
+// `err = tx.Commit()` then `if err != nil { return ... }`, each followed
+// by the last return; or `return tx.Commit()` in a function returning
+// only an error. It returns the index of the Commit's first statement
+// and of the last return.
+func (c *checker) commitTail(list []ast.Stmt, from int, tx types.Object, void bool) (commit, last int, ok bool) {
+	n := len(list)
+	if n == 0 {
+		return 0, 0, false
+	}
+	if _, isRet := list[n-1].(*ast.ReturnStmt); !isRet {
+		return 0, 0, false
+	}
+	if void && c.isReturnTxCommit(list[n-1], tx) {
+		return n - 1, n - 1, n-1 >= from
+	}
+	if n-2 >= from {
+		if is, ok := list[n-2].(*ast.IfStmt); ok && is.Init != nil && is.Else == nil && len(is.Body.List) == 1 {
+			if a, ok := is.Init.(*ast.AssignStmt); ok && len(a.Lhs) == 1 && len(a.Rhs) == 1 && c.commitCall(a.Rhs[0], tx) {
+				if id, ok := a.Lhs[0].(*ast.Ident); ok && c.isErrNotNil(is.Cond, c.pass.TypesInfo.ObjectOf(id)) {
+					if _, ret := is.Body.List[0].(*ast.ReturnStmt); ret {
+						return n - 2, n - 1, true
+					}
+				}
+			}
+		}
+	}
+	if n-3 >= from {
+		if a, ok := list[n-3].(*ast.AssignStmt); ok && len(a.Lhs) == 1 && len(a.Rhs) == 1 && c.commitCall(a.Rhs[0], tx) {
+			if id, ok := a.Lhs[0].(*ast.Ident); ok && c.errCheck(list[n-2], c.pass.TypesInfo.ObjectOf(id)) {
+				return n - 3, n - 1, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// commitCall matches tx.Commit() (tx.Commit(ctx) for pgx).
+func (c *checker) commitCall(e ast.Expr, tx types.Object) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	return ok && c.txMethodCall(call, tx, "Commit")
+}
+
+// isReturnTxCommit matches `return tx.Commit()`.
+func (c *checker) isReturnTxCommit(st ast.Stmt, tx types.Object) bool {
+	r, ok := st.(*ast.ReturnStmt)
+	return ok && len(r.Results) == 1 && c.commitCall(r.Results[0], tx)
+}
+
+// usedIn reports whether obj is used in the statements.
+func (c *checker) usedIn(obj types.Object, stmts []ast.Stmt) bool {
+	used := false
+	for _, st := range stmts {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == obj {
+				used = true
+			}
+			return !used
+		})
+	}
+	return used
+}
+
+// repeatable checks what a retry would repeat: the statements between
+// Begin and Commit, and the last return. It returns the Rollbacks to
+// drop (each just before a return of an error), or why the rewrite is
+// not exact.
+func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, tx, beginErr types.Object, void, sqlx bool) (dropped []ast.Stmt, why string) {
+	info := c.pass.TypesInfo
+	line := func(n ast.Node) int { return c.pass.Fset.Position(n.Pos()).Line }
+	inside := func(obj types.Object) bool {
+		// declared between Begin and Commit: made afresh by each attempt
+		for _, st := range body {
+			if obj.Pos() >= st.Pos() && obj.Pos() < st.End() {
+				return true
+			}
+		}
+		return obj == beginErr
+	}
+	params := map[types.Object]bool{}
+	for _, f := range fd.Type.Params.List {
+		for _, n := range f.Names {
+			params[info.Defs[n]] = true
+		}
+	}
+	// Rollbacks just before an error return.
+	var lists [][]ast.Stmt
+	for _, st := range body {
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch b := n.(type) {
+			case *ast.BlockStmt:
+				lists = append(lists, b.List)
+			case *ast.CaseClause:
+				lists = append(lists, b.Body)
+			case *ast.FuncLit:
+				return false
+			}
+			return true
+		})
+	}
+	lists = append(lists, body)
+	drop := map[ast.Stmt]bool{}
+	for _, l := range lists {
+		for i, st := range l {
+			if !c.rollbackStmt(st, tx) {
+				continue
+			}
+			if i+1 < len(l) {
+				if r, ok := l[i+1].(*ast.ReturnStmt); ok && len(r.Results) > 0 && !isNilIdent(r.Results[len(r.Results)-1]) {
+					drop[st] = true
+					dropped = append(dropped, st)
+					continue
+				}
+			}
+			return nil, fmt.Sprintf("the transaction is rolled back at line %d other than before an error return", line(st))
+		}
+	}
+	var stack []ast.Node
+	visit := func(n ast.Node) bool {
+		if why != "" {
+			return false
+		}
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		stack = append(stack, n)
+		switch s := n.(type) {
+		case *ast.GoStmt:
+			why = fmt.Sprintf("a goroutine starts at line %d, between Begin and Commit", line(s))
+		case *ast.DeferStmt:
+			why = fmt.Sprintf("work is deferred at line %d, between Begin and Commit", line(s))
+		case *ast.ReturnStmt:
+			if len(stack) > 1 && !inFuncLit(stack) && !void && len(s.Results) == 2 && !isNilIdent(s.Results[1]) && !isZeroValue(info, s.Results[0]) {
+				why = fmt.Sprintf("line %d returns a value with an error, and the helper returns the zero value then", line(s))
+			}
+		case *ast.Ident:
+			if info.Uses[s] == tx && !drop[enclosingStmt(stack)] {
+				why = c.txUse(stack, sqlx)
+			}
+		case *ast.CallExpr:
+			why = c.callRepeatable(s, tx, params, line)
+		case *ast.AssignStmt:
+			why = c.outerAssign(s.Lhs, s.Rhs, s.Tok, inside, line)
+		case *ast.IncDecStmt:
+			why = c.outerAssign([]ast.Expr{s.X}, nil, s.Tok, inside, line)
+		}
+		return why == ""
+	}
+	visited := append([]ast.Stmt{}, body...)
+	if !c.isReturnTxCommit(last, tx) {
+		visited = append(visited, last)
+	}
+	for _, st := range visited {
+		stack = stack[:0]
+		ast.Inspect(st, func(n ast.Node) bool {
+			ok := visit(n)
+			if !ok && n != nil {
+				stack = stack[:len(stack)-1] // Inspect sends no nil for a node it does not enter
+			}
+			return ok
+		})
+		if why != "" {
+			return nil, why
+		}
+	}
+	if c.usedIn(tx, []ast.Stmt{last}) && !c.isReturnTxCommit(last, tx) {
+		return nil, "the transaction is used after its Commit"
+	}
+	return dropped, ""
+}
+
+func inFuncLit(stack []ast.Node) bool {
+	for _, n := range stack[:len(stack)-1] {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func enclosingStmt(stack []ast.Node) ast.Stmt {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if st, ok := stack[i].(ast.Stmt); ok {
+			return st
+		}
+	}
+	return nil
+}
+
+func isNilIdent(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && id.Name == "nil"
+}
+
+// isZeroValue reports a literal zero value: nil, 0, "", false, T{}.
+func isZeroValue(info *types.Info, e ast.Expr) bool {
+	switch v := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return v.Name == "nil" || v.Name == "false"
+	case *ast.BasicLit:
+		return v.Value == "0" || v.Value == `""` || v.Value == "``" || v.Value == "0.0"
+	case *ast.CompositeLit:
+		return len(v.Elts) == 0
+	}
+	return false
+}
+
+// txUse judges a use of the transaction: the receiver of its statements,
+// or an argument to a call (which callRepeatable judges); anything else
+// lets it escape. A sqlx transaction becomes the helper's *sql.Tx: only
+// *sql.Tx's methods and parameters will do.
+func (c *checker) txUse(stack []ast.Node, sqlx bool) string {
+	id := stack[len(stack)-1]
+	parent := stack[len(stack)-2]
+	line := c.pass.Fset.Position(id.Pos()).Line
+	switch p := parent.(type) {
+	case *ast.SelectorExpr:
+		if p.X == id && p.Sel.Name != "Commit" && p.Sel.Name != "Rollback" {
+			if sqlx && !sqlTxMethods[p.Sel.Name] {
+				return fmt.Sprintf("line %d calls sqlx's %s, which the helper's *sql.Tx does not have", line, p.Sel.Name)
+			}
+			return ""
+		}
+		return fmt.Sprintf("the transaction is committed or rolled back at line %d, between Begin and Commit", line)
+	case *ast.CallExpr:
+		for i, a := range p.Args {
+			if a != id {
+				continue
+			}
+			if sig, ok := c.pass.TypesInfo.TypeOf(p.Fun).(*types.Signature); sqlx && ok && i < sig.Params().Len() && !isNamed(sig.Params().At(i).Type(), pkgSQL, "Tx", true) {
+				return fmt.Sprintf("line %d hands the sqlx transaction to a function that wants more than *sql.Tx", line)
+			}
+			return "" // the call itself is judged by callRepeatable
+		}
+	}
+	return fmt.Sprintf("the transaction escapes at line %d (stored, returned or handed on)", line)
+}
+
+// sqlTxMethods are *sql.Tx's methods: all a sqlx transaction may use to
+// be run as the helper's *sql.Tx.
+var sqlTxMethods = map[string]bool{"Exec": true, "ExecContext": true, "Prepare": true, "PrepareContext": true, "Query": true,
+	"QueryContext": true, "QueryRow": true, "QueryRowContext": true, "Stmt": true, "StmtContext": true}
+
+// callRepeatable judges a call a retry would repeat: statements on the
+// transaction, reading their results, computation that changes nothing
+// outside, a function of the package that does only that, or the
+// function a transaction helper was handed (the callers' closures,
+// which the retry re-runs whole).
+func (c *checker) callRepeatable(call *ast.CallExpr, tx types.Object, params map[types.Object]bool, line func(ast.Node) int) string {
+	info := c.pass.TypesInfo
+	if tv, ok := info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+		return "" // a conversion, len, append, ...
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && params[info.Uses[id]] {
+		return "" // fn(tx): the body the helper's callers hand it
+	}
+	if _, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
+		return "" // its body is visited
+	}
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+		if id, ok := sel.X.(*ast.Ident); ok && info.Uses[id] == tx {
+			return "" // a statement on the transaction
+		}
+	}
+	fn, _, ok := calleeOf(info, call)
+	if !ok {
+		return fmt.Sprintf("line %d calls a function value, which a retry would call again", line(call))
+	}
+	if fd := c.funcs[fn]; fd != nil && fd.Body != nil {
+		if c.pureHelper(fd, 0) {
+			return ""
+		}
+		return fmt.Sprintf("line %d calls %s, which does more than statements on the transaction and computation", line(call), fn.Name())
+	}
+	if pureCall(fn) {
+		return ""
+	}
+	return fmt.Sprintf("line %d calls %s.%s between Begin and Commit: a retry would repeat it, and dsqllint cannot show it has no effect outside the transaction", line(call), fn.Pkg().Name(), fn.Name())
+}
+
+// pureHelper reports whether a function of the package does only what a
+// retry may repeat: statements on a transaction it is handed, reading
+// results, computation.
+func (c *checker) pureHelper(fd *ast.FuncDecl, depth int) bool {
+	if depth > 2 {
+		return false
+	}
+	info := c.pass.TypesInfo
+	pure := true
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if !pure {
+			return false
+		}
+		switch s := n.(type) {
+		case *ast.GoStmt:
+			pure = false
+		case *ast.CallExpr:
+			if tv, ok := info.Types[s.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+				return true
+			}
+			fn, _, ok := calleeOf(info, s)
+			switch {
+			case !ok:
+				pure = false
+			case c.funcs[fn] != nil:
+				pure = c.pureHelper(c.funcs[fn], depth+1)
+			case txStatement(fn):
+			case !pureCall(fn):
+				pure = false
+			}
+		}
+		return pure
+	})
+	return pure
+}
+
+// txStatement reports a method of a transaction (not Commit or Rollback).
+func txStatement(fn *types.Func) bool {
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil || fn.Name() == "Commit" || fn.Name() == "Rollback" {
+		return false
+	}
+	t := recv.Type()
+	return isNamed(t, pkgSQL, "Tx", true) || isNamed(t, pkgPGX, "Tx", false) || isNamed(t, pkgSQLX, "Tx", true)
+}
+
+// pureCall reports a function or method that changes nothing a retry
+// would repeat visibly: reading a statement's results, and the standard
+// library's computation.
+func pureCall(fn *types.Func) bool {
+	path := fn.Pkg().Path()
+	if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
+		t := recv.Type()
+		for _, r := range [][2]string{{pkgSQL, "Rows"}, {pkgSQL, "Row"}, {pkgSQL, "Result"}, {pkgSQLX, "Rows"}, {pkgSQLX, "Row"}} {
+			if isNamed(t, r[0], r[1], true) || isNamed(t, r[0], r[1], false) {
+				return true
+			}
+		}
+		if txStatement(fn) {
+			return true
+		}
+		switch path {
+		case pkgPGX, "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgx/v5/pgtype":
+			// Rows, Row, CommandTag, values; not a pool's or a
+			// connection's statements.
+			name := ""
+			if n, ok := types.Unalias(derefType(t)).(*types.Named); ok {
+				name = n.Obj().Name()
+			}
+			return name != "Conn" && name != "PgConn" && name != "Batch"
+		}
+	}
+	switch path {
+	case "errors", "strings", "strconv", "bytes", "unicode", "unicode/utf8", "math", "sort", "slices", "maps", "context",
+		"encoding/json", "encoding/hex", "encoding/base64", "path", "path/filepath", "regexp", "time", "net/netip",
+		"github.com/google/uuid", "github.com/jackc/pgx/v5/pgtype":
+		return fn.Name() != "Sleep"
+	case "fmt":
+		return strings.HasPrefix(fn.Name(), "Sprint") || fn.Name() == "Errorf" || strings.HasPrefix(fn.Name(), "Sscan")
+	case pkgPGX:
+		return fn.Name() == "CollectRows" || fn.Name() == "CollectOneRow" || fn.Name() == "CollectExactlyOneRow" ||
+			strings.HasPrefix(fn.Name(), "RowTo") || fn.Name() == "ForEachRow" || fn.Name() == "NamedArgs"
+	}
+	return false
+}
+
+func derefType(t types.Type) types.Type {
+	if p, ok := t.(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// outerAssign judges an assignment a retry would repeat: overwriting a
+// variable declared before Begin is harmless (the last attempt's value
+// stays), adding to one is not (x += 1, x++, x = append(x, ...)).
+func (c *checker) outerAssign(lhs, rhs []ast.Expr, tok token.Token, inside func(types.Object) bool, line func(ast.Node) int) string {
+	info := c.pass.TypesInfo
+	for _, l := range lhs {
+		root := rootIdent(l)
+		if root == nil || root.Name == "_" {
+			continue
+		}
+		obj := info.ObjectOf(root)
+		if obj == nil || inside(obj) || tok == token.DEFINE && info.Defs[root] != nil {
+			continue
+		}
+		accumulates := tok != token.ASSIGN && tok != token.DEFINE
+		for _, r := range rhs {
+			ast.Inspect(r, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj {
+					accumulates = true
+				}
+				return !accumulates
+			})
+		}
+		if accumulates {
+			return fmt.Sprintf("line %d adds to %s, declared before Begin: a retry would add again", line(l), root.Name)
+		}
+	}
+	return ""
+}
+
+// rootIdent is the variable an assigned expression starts from: x in x,
+// x.f, x[i], *x.
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch v := e.(type) {
+		case *ast.Ident:
+			return v
+		case *ast.SelectorExpr:
+			e = v.X
+		case *ast.IndexExpr:
+			e = v.X
+		case *ast.StarExpr:
+			e = v.X
+		case *ast.ParenExpr:
+			e = v.X
+		default:
+			return nil
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package retryfix
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+type cache struct{ m map[int64]int64 }
+
+func (c *cache) forget(id int64) { delete(c.m, id) }
+
+type Held struct {
+	db *sql.DB
+	tx *sql.Tx
+	c  *cache
+}
+
+// The transaction escapes into a field.
+func (h *Held) Escapes(ctx context.Context) error {
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	h.tx = tx
+	if _, err := tx.ExecContext(ctx, "SELECT 1 FROM t WHERE id = 1 FOR UPDATE"); err != nil { // want `DSQL005 .* \(no -fix: the transaction escapes at line 26 \(stored, returned or handed on\)\)`
+		return err
+	}
+	return tx.Commit()
+}
+
+// A side effect between Begin and Commit: printed twice on a retry.
+func (h *Held) Prints(ctx context.Context) error {
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "SELECT 1 FROM t WHERE id = 2 FOR UPDATE"); err != nil { // want `DSQL005 .* \(no -fix: line 43 calls fmt.Println between Begin and Commit: a retry would repeat it, and dsqllint cannot show it has no effect outside the transaction\)`
+		return err
+	}
+	fmt.Println("locked")
+	return tx.Commit()
+}
+
+// A goroutine between Begin and Commit.
+func (h *Held) Spawns(ctx context.Context, done chan<- bool) error {
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "SELECT 1 FROM t WHERE id = 3 FOR UPDATE"); err != nil { // want `DSQL005 .* \(no -fix: a goroutine starts at line 57, between Begin and Commit\)`
+		return err
+	}
+	go func() { done <- true }()
+	return tx.Commit()
+}
+
+// Adding to what was declared before Begin: a retry would add twice.
+func (h *Held) Collects(ctx context.Context, ids []int64) ([]int64, error) {
+	var seen []int64
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, "SELECT 1 FROM t WHERE id = $1 FOR UPDATE", id); err != nil { // want `DSQL005 .* \(no -fix: line 73 adds to seen, declared before Begin: a retry would add again\)`
+			return nil, err
+		}
+		seen = append(seen, id)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return seen, nil
+}
+
+// A value returned with an error: the helper would return the zero value.
+func (h *Held) Partial(ctx context.Context) (int64, error) {
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	var n int64
+	err = tx.QueryRowContext(ctx, "SELECT n FROM t WHERE id = 4 FOR UPDATE").Scan(&n) // want `DSQL005 .* \(no -fix: line 91 returns a value with an error, and the helper returns the zero value then\)`
+	if err != nil {
+		return n, err
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// Work after the Commit stays outside any retry: not rewritten.
+func (h *Held) Forgets(ctx context.Context, id int64) error {
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "SELECT 1 FROM t WHERE id = $1 FOR UPDATE", id); err != nil { // want `DSQL005 .* \(no -fix: the transaction does not end in a Commit whose error is returned, then the function's last return\)`
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	h.c.forget(id)
+	return nil
+}
+
+// database/sql's Begin() has no context to hand the helper.
+func (h *Held) NoContext() error {
+	tx, err := h.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec("SELECT 1 FROM t WHERE id = 5 FOR UPDATE"); err != nil { // want `DSQL005 .* \(no -fix: Begin takes no context to hand the retry\)`
+		return err
+	}
+	return tx.Commit()
+}
