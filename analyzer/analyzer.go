@@ -199,6 +199,9 @@ type checker struct {
 	// funcs maps the package's functions to their declarations, to follow
 	// a transaction into the helpers a function calls.
 	funcs map[*types.Func]*ast.FuncDecl
+	// effects caches what a retry repeating a call of a package function
+	// would repeat (DSQL005's fix).
+	effects map[*types.Func]funcEffects
 	// calls lists, per function, the calls it makes to package functions.
 	calls map[ast.Node][]localCall
 	// uses lists, per named constant, its uses as a query argument.

@@ -173,3 +173,34 @@ func TestModuleRetryDecorator(t *testing.T) {
 	fset, diags := runModule(t, "testdata/decomod")
 	checkModuleWants(t, "testdata/decomod", fset, diags)
 }
+
+// DSQL005's fix where the transaction calls a function of another
+// package: offered when that function only runs statements on the
+// transaction (the module stage knows), refused when it does more; go
+// vet, one package at a time, refuses both and says why.
+func TestModuleRetryFix(t *testing.T) {
+	const dir = "testdata/retryfixmod"
+	fset, diags := runModule(t, dir)
+	checkModuleWants(t, dir, fset, diags)
+	for _, d := range diags {
+		fixed := len(d.SuggestedFixes) > 0
+		if want := strings.Contains(d.Message, "(-fix runs"); fixed != want {
+			t.Errorf("%s: %d fixes for %q", fset.Position(d.Pos), len(d.SuggestedFixes), d.Message)
+		}
+	}
+	_, vet, _ := runPackages(t, dir)
+	for _, d := range vet {
+		if strings.Contains(d.Message, "Move") || strings.Contains(d.Message, "-fix runs") {
+			t.Errorf("go vet offers a fix it cannot judge: %s", d.Message)
+		}
+	}
+	n := 0
+	for _, d := range vet {
+		if strings.Contains(d.Message, "no -fix: line 20 calls audit.Note, of another package, which only the dsqllint command sees") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("go vet: %d findings say why Move has no fix", n)
+	}
+}

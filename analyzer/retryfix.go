@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/dsqllint/dsqllint/txflow"
 )
 
 // txRewrite is DSQL005's fix for one Begin: the transaction's function
@@ -19,6 +21,9 @@ type txRewrite struct {
 	pkg string // the helper's package, which the fix imports
 	// why no fix: "" when there is one.
 	why string
+	// needs are the functions of other packages the statements call: the
+	// fix is exact only if each is (the module stage decides).
+	needs []txflow.Need
 }
 
 // refuse is a txRewrite offering no fix, and why.
@@ -67,6 +72,9 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	}
 	tx, beginErr := info.Defs[txID], info.ObjectOf(errID)
 	sqlx := !b.pgx && !isNamed(tx.Type(), pkgSQL, "Tx", true) // run as the helper's *sql.Tx
+	if at := c.escapes(fd.Body, tx); at != token.NoPos {
+		return refuse("the transaction escapes at line %d (stored, returned or handed on)", c.pass.Fset.Position(at).Line)
+	}
 
 	// The function: ... (T, error) or error, unnamed.
 	res := fd.Type.Results
@@ -120,7 +128,7 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	body := list[next:commit]
 
 	// What a retry repeats.
-	dropped, why := c.repeatable(fd, body, list[last], tx, beginErr, void, sqlx)
+	dropped, needs, why := c.repeatable(fd, body, list[last], tx, beginErr, void, sqlx)
 	if why != "" {
 		return refuse("%s", why)
 	}
@@ -166,8 +174,24 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	}
 	// The statements as written, less the Rollbacks before error returns
 	// (the helper rolls back when fn fails).
-	if len(body) > 0 {
-		from := off(body[0].Pos())
+	// From the line after the Begin's check or the deferred Rollback to
+	// the Commit: the statements, and the comments among them.
+	from, to := off(list[next-1].End()), off(list[commit].Pos())
+	for from < to && src[from] != '\n' {
+		from++
+	}
+	for to > from && (src[to-1] == ' ' || src[to-1] == '\t' || src[to-1] == '\n') {
+		to--
+	}
+	if from < to {
+		from++ // the newline, and the blank lines after it
+		for blank := from; blank < to; blank++ {
+			if src[blank] == '\n' {
+				from = blank + 1
+			} else if src[blank] != ' ' && src[blank] != '\t' {
+				break
+			}
+		}
 		sort.Slice(dropped, func(i, j int) bool { return dropped[i].Pos() < dropped[j].Pos() })
 		for _, d := range dropped {
 			w.Write(src[from:off(d.Pos())])
@@ -183,7 +207,7 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 				}
 			}
 		}
-		w.Write(src[from:off(body[len(body)-1].End())])
+		w.Write(src[from:to])
 		w.WriteString("\n")
 	}
 	if void && c.isReturnTxCommit(list[last], tx) {
@@ -199,9 +223,43 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	w.WriteString(")")
 	edits = append(edits, analysis.TextEdit{Pos: begin.Pos(), End: list[last].End(), NewText: []byte(w.String())})
 	return txRewrite{
-		fix: &analysis.SuggestedFix{Message: fmt.Sprintf("Run %s's transaction in %s.%s, which re-runs it from a fresh BEGIN on SQLSTATE 40001", fd.Name.Name, name, helper), TextEdits: edits},
-		pkg: pkg,
+		fix:   &analysis.SuggestedFix{Message: fmt.Sprintf("Run %s's transaction in %s.%s, which re-runs it from a fresh BEGIN on SQLSTATE 40001", fd.Name.Name, name, helper), TextEdits: edits},
+		pkg:   pkg,
+		needs: needs,
 	}
+}
+
+// escapes returns where the transaction is used other than as the
+// receiver of its methods or an argument of a call (NoPos if nowhere).
+func (c *checker) escapes(body *ast.BlockStmt, tx types.Object) token.Pos {
+	at := token.NoPos
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		id, ok := n.(*ast.Ident)
+		if !ok || c.pass.TypesInfo.Uses[id] != tx || at != token.NoPos {
+			return true
+		}
+		switch p := stack[len(stack)-2].(type) {
+		case *ast.SelectorExpr:
+			if p.X == id {
+				return true
+			}
+		case *ast.CallExpr:
+			for _, a := range p.Args {
+				if a == id {
+					return true
+				}
+			}
+		}
+		at = id.Pos()
+		return true
+	})
+	return at
 }
 
 // text is a node's source.
@@ -370,7 +428,7 @@ func (c *checker) usedIn(obj types.Object, stmts []ast.Stmt) bool {
 // Begin and Commit, and the last return. It returns the Rollbacks to
 // drop (each just before a return of an error), or why the rewrite is
 // not exact.
-func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, tx, beginErr types.Object, void, sqlx bool) (dropped []ast.Stmt, why string) {
+func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, tx, beginErr types.Object, void, sqlx bool) (dropped []ast.Stmt, needs []txflow.Need, why string) {
 	info := c.pass.TypesInfo
 	line := func(n ast.Node) int { return c.pass.Fset.Position(n.Pos()).Line }
 	inside := func(obj types.Object) bool {
@@ -417,7 +475,7 @@ func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, t
 					continue
 				}
 			}
-			return nil, fmt.Sprintf("the transaction is rolled back at line %d other than before an error return", line(st))
+			return nil, nil, fmt.Sprintf("the transaction is rolled back at line %d other than before an error return", line(st))
 		}
 	}
 	var stack []ast.Node
@@ -444,7 +502,13 @@ func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, t
 				why = c.txUse(stack, sqlx)
 			}
 		case *ast.CallExpr:
-			why = c.callRepeatable(s, tx, params, line)
+			var need *txflow.Need
+			why, need = c.callRepeatable(s, tx, params, line)
+			if need != nil {
+				needs = append(needs, *need)
+			}
+		case *ast.SendStmt:
+			why = fmt.Sprintf("line %d sends on a channel between Begin and Commit", line(s))
 		case *ast.AssignStmt:
 			why = c.outerAssign(s.Lhs, s.Rhs, s.Tok, inside, line)
 		case *ast.IncDecStmt:
@@ -466,13 +530,13 @@ func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, t
 			return ok
 		})
 		if why != "" {
-			return nil, why
+			return nil, nil, why
 		}
 	}
 	if c.usedIn(tx, []ast.Stmt{last}) && !c.isReturnTxCommit(last, tx) {
-		return nil, "the transaction is used after its Commit"
+		return nil, nil, "the transaction is used after its Commit"
 	}
-	return dropped, ""
+	return dropped, needs, ""
 }
 
 func inFuncLit(stack []ast.Node) bool {
@@ -549,75 +613,165 @@ var sqlTxMethods = map[string]bool{"Exec": true, "ExecContext": true, "Prepare":
 
 // callRepeatable judges a call a retry would repeat: statements on the
 // transaction, reading their results, computation that changes nothing
-// outside, a function of the package that does only that, or the
-// function a transaction helper was handed (the callers' closures,
-// which the retry re-runs whole).
-func (c *checker) callRepeatable(call *ast.CallExpr, tx types.Object, params map[types.Object]bool, line func(ast.Node) int) string {
+// outside, a function of the module that does only that, or the function
+// a transaction helper was handed (the callers' closures, which the
+// retry re-runs whole). A function of another package of the module is
+// returned as a need: the module stage knows what it does.
+func (c *checker) callRepeatable(call *ast.CallExpr, tx types.Object, params map[types.Object]bool, line func(ast.Node) int) (string, *txflow.Need) {
 	info := c.pass.TypesInfo
 	if tv, ok := info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
-		return "" // a conversion, len, append, ...
+		return c.builtinRepeatable(call, func(types.Object) bool { return false }, line), nil
 	}
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && params[info.Uses[id]] {
-		return "" // fn(tx): the body the helper's callers hand it
+		return "", nil // fn(tx): the body the helper's callers hand it
 	}
 	if _, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
-		return "" // its body is visited
+		return "", nil // its body is visited
 	}
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 		if id, ok := sel.X.(*ast.Ident); ok && info.Uses[id] == tx {
-			return "" // a statement on the transaction
+			return "", nil // a statement on the transaction
 		}
 	}
 	fn, _, ok := calleeOf(info, call)
 	if !ok {
-		return fmt.Sprintf("line %d calls a function value, which a retry would call again", line(call))
+		return fmt.Sprintf("line %d calls a function value, which a retry would call again", line(call)), nil
 	}
-	if fd := c.funcs[fn]; fd != nil && fd.Body != nil {
-		if c.pureHelper(fd, 0) {
-			return ""
+	why, needs := c.funcRepeatable(fn, map[*types.Func]bool{})
+	if why != "" {
+		if c.funcs[fn] == nil {
+			return fmt.Sprintf("line %d calls %s.%s between Begin and Commit: a retry would repeat it, and dsqllint cannot show it has no effect outside the transaction", line(call), fn.Pkg().Name(), fn.Name()), nil
 		}
-		return fmt.Sprintf("line %d calls %s, which does more than statements on the transaction and computation", line(call), fn.Name())
+		return fmt.Sprintf("line %d calls %s, which %s", line(call), fn.Name(), why), nil
 	}
-	if pureCall(fn) {
-		return ""
+	if len(needs) > 0 {
+		// one need stands for the call: the first the module must clear
+		n := needs[0]
+		n.Line = line(call)
+		return "", &n
 	}
-	return fmt.Sprintf("line %d calls %s.%s between Begin and Commit: a retry would repeat it, and dsqllint cannot show it has no effect outside the transaction", line(call), fn.Pkg().Name(), fn.Name())
+	return "", nil
 }
 
-// pureHelper reports whether a function of the package does only what a
-// retry may repeat: statements on a transaction it is handed, reading
-// results, computation.
-func (c *checker) pureHelper(fd *ast.FuncDecl, depth int) bool {
-	if depth > 2 {
-		return false
+// funcRepeatable says what a retry repeating a call of fn would repeat:
+// why it is not harmless, or the functions of other packages it rests
+// on (neither: harmless). A function of another package of the module
+// is itself the need; one of the standard library or of a driver is
+// harmless only if pureCall says so.
+func (c *checker) funcRepeatable(fn *types.Func, visiting map[*types.Func]bool) (string, []txflow.Need) {
+	if pureCall(fn) || txStatement(fn) {
+		return "", nil
 	}
+	fd := c.funcs[fn]
+	if fd == nil || fd.Body == nil {
+		if fn.Pkg() == nil || fn.Pkg() == c.pass.Pkg || stdPath(fn.Pkg().Path()) || knownLibrary(fn.Pkg().Path()) || isInterfaceMethod(fn) {
+			return "does more than statements on the transaction and computation", nil
+		}
+		return "", []txflow.Need{{Func: c.key(fn), Name: fn.Pkg().Name() + "." + fn.Name()}}
+	}
+	if e, ok := c.effects[fn]; ok {
+		return e.why, e.needs
+	}
+	if visiting[fn] {
+		return "", nil // recursion: judged by the rest of its body
+	}
+	visiting[fn] = true
+	why, needs := c.bodyRepeatable(fd, visiting)
+	if c.effects == nil {
+		c.effects = map[*types.Func]funcEffects{}
+	}
+	c.effects[fn] = funcEffects{why, needs}
+	return why, needs
+}
+
+// funcEffects is what funcRepeatable found for a function.
+type funcEffects struct {
+	why   string
+	needs []txflow.Need
+}
+
+// knownLibrary reports a package whose functions are not the module's:
+// drivers, ORMs, builders.
+func knownLibrary(path string) bool {
+	for _, p := range []string{pkgSQLX, "github.com/jackc/", "gorm.io/", "github.com/uptrace/bun", "github.com/Masterminds/squirrel",
+		"github.com/lib/pq", "github.com/go-sql-driver/", "go.opentelemetry.io/", "github.com/prometheus/", "go.uber.org/", "github.com/sirupsen/"} {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyRepeatable judges a function of the package by its body: no
+// goroutine, no send, no adding to what it did not declare, and only
+// calls that are themselves repeatable.
+func (c *checker) bodyRepeatable(fd *ast.FuncDecl, visiting map[*types.Func]bool) (string, []txflow.Need) {
 	info := c.pass.TypesInfo
-	pure := true
+	line := func(n ast.Node) int { return c.pass.Fset.Position(n.Pos()).Line }
+	inside := func(obj types.Object) bool {
+		// declared in the body (a parameter's own variable too, not what
+		// it points to)
+		return obj.Pos() >= fd.Pos() && obj.Pos() < fd.End() && obj.Parent() != nil
+	}
+	var why string
+	var needs []txflow.Need
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if !pure {
+		if why != "" {
 			return false
 		}
 		switch s := n.(type) {
 		case *ast.GoStmt:
-			pure = false
+			why = fmt.Sprintf("starts a goroutine (line %d)", line(s))
+		case *ast.SendStmt:
+			why = fmt.Sprintf("sends on a channel (line %d)", line(s))
+		case *ast.AssignStmt:
+			why = c.outerAssign(s.Lhs, s.Rhs, s.Tok, inside, line)
+		case *ast.IncDecStmt:
+			why = c.outerAssign([]ast.Expr{s.X}, nil, s.Tok, inside, line)
 		case *ast.CallExpr:
 			if tv, ok := info.Types[s.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
-				return true
+				why = c.builtinRepeatable(s, inside, line)
+				break
+			}
+			if _, ok := ast.Unparen(s.Fun).(*ast.FuncLit); ok {
+				break
 			}
 			fn, _, ok := calleeOf(info, s)
-			switch {
-			case !ok:
-				pure = false
-			case c.funcs[fn] != nil:
-				pure = c.pureHelper(c.funcs[fn], depth+1)
-			case txStatement(fn):
-			case !pureCall(fn):
-				pure = false
+			if !ok {
+				why = fmt.Sprintf("calls a function value (line %d)", line(s))
+				break
+			}
+			w, ns := c.funcRepeatable(fn, visiting)
+			if w != "" {
+				why = fmt.Sprintf("calls %s (line %d), which %s", fn.Name(), line(s), w)
+			}
+			needs = append(needs, ns...)
+		}
+		return why == ""
+	})
+	if why != "" {
+		return why, nil
+	}
+	return "", needs
+}
+
+// builtinRepeatable judges the builtins that change what they are
+// given: delete, close, clear and copy into what was not made here.
+func (c *checker) builtinRepeatable(call *ast.CallExpr, inside func(types.Object) bool, line func(ast.Node) int) string {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok || len(call.Args) == 0 {
+		return ""
+	}
+	switch id.Name {
+	case "delete", "close", "clear", "copy":
+		if root := rootIdent(call.Args[0]); root != nil {
+			if obj := c.pass.TypesInfo.ObjectOf(root); obj != nil && inside(obj) {
+				return ""
 			}
 		}
-		return pure
-	})
-	return pure
+		return fmt.Sprintf("line %d calls %s on what a retry would find changed", line(call), id.Name)
+	}
+	return ""
 }
 
 // txStatement reports a method of a transaction (not Commit or Rollback).

@@ -103,6 +103,7 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script, parsed []*parsed
 		return s
 	}
 	begins, scopes := c.summarizeBegins(s)
+	c.summarizeRepeatable(s)
 	bound := c.summarizePasses(s, begins, scopes)
 	c.summarizeClosures(s)
 	c.summarizeCalls(s)
@@ -277,7 +278,7 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 		begin := txflow.Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx, Retried: b.retried, Loop: b.loop}
 		if !b.retried && s.Enabled && !c.generated[c.fileOf(b.call.Pos())] {
 			rw := c.retryRewrite(b)
-			begin.Fix, begin.NoFix = rw.fix, rw.why
+			begin.Fix, begin.NoFix, begin.Needs = rw.fix, rw.why, rw.needs
 			if rw.fix != nil && !c.canImport(rw.pkg) {
 				// Say what to add rather than break the build.
 				begin.Fix, begin.NoFix = nil, "`go get "+rw.pkg+"`, and -fix rewrites it"
@@ -1085,4 +1086,29 @@ func pointerTypes(pkg *types.Package) []*types.Pointer {
 		}
 	}
 	return out
+}
+
+// summarizeRepeatable records the package's functions a retry may run
+// again (DSQL005's fix, where another package's transaction calls them),
+// with the functions of other packages they rest on.
+func (c *checker) summarizeRepeatable(s *txflow.Summary) {
+	if !s.Enabled {
+		return
+	}
+	fns := make([]*types.Func, 0, len(c.funcs))
+	for fn := range c.funcs {
+		fns = append(fns, fn)
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	for _, fn := range fns {
+		why, needs := c.funcRepeatable(fn, map[*types.Func]bool{})
+		if why != "" {
+			continue
+		}
+		r := txflow.Repeatable{Func: c.key(fn)}
+		for _, n := range needs {
+			r.Needs = append(r.Needs, n.Func)
+		}
+		s.Repeatable = append(s.Repeatable, r)
+	}
 }

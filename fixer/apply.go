@@ -42,3 +42,20 @@ func sortedUnique(edits []Edit) []Edit {
 	}
 	return uniq
 }
+
+// Overlap reports whether an edit of b overlaps one of a (an identical
+// edit does not: it is applied once). Insertions at one offset overlap
+// unless identical: their order would be a guess.
+func Overlap(a, b []Edit) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				continue
+			}
+			if x.Start < y.End && y.Start < x.End || x.Start == y.Start {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -52,3 +52,22 @@ func TestApply(t *testing.T) {
 		t.Error("overlapping edits applied")
 	}
 }
+
+func TestOverlap(t *testing.T) {
+	a := []Edit{{10, 20, "x"}, {40, 40, "import"}}
+	for _, c := range []struct {
+		b    []Edit
+		want bool
+	}{
+		{[]Edit{{20, 30, "y"}}, false},            // touching
+		{[]Edit{{15, 25, "y"}}, true},             // overlapping
+		{[]Edit{{10, 20, "x"}}, false},            // identical: applied once
+		{[]Edit{{40, 40, "import"}}, false},       // the same insertion
+		{[]Edit{{40, 40, "other"}}, true},         // two insertions at one place: no order
+		{[]Edit{{0, 5, ""}, {12, 12, "z"}}, true}, // one of several
+	} {
+		if got := Overlap(a, c.b); got != c.want {
+			t.Errorf("Overlap(%v, %v) = %v, want %v", a, c.b, got, c.want)
+		}
+	}
+}

@@ -55,6 +55,7 @@ type lockGraph struct {
 	bound      map[string][]Closure // ParamKey → closures bound to it
 	returns    map[result]Return    // transactions helpers return
 	helpers    map[string]bool      // retry helpers
+	pure       map[string]bool      // functions a retry may run again (repeatable)
 	retries    []Retry              // every retry construct
 	unretried  map[string]bool      // functions some unretried path reaches
 	entries    map[string][]entry   // the ways into each function
@@ -748,11 +749,11 @@ func (g *lockGraph) lockDiagnostic(so *siteOf, v verdict, noRetry bool) analysis
 	case v.begin != nil:
 		lc.Begin, lc.PGX = g.posString(v.begin.Pos), v.begin.PGX
 		related = append(related, analysis.RelatedInformation{Pos: v.begin.Pos, Message: BeginRelated})
-		if fix := v.begin.Fix; fix != nil {
+		if fix, why := g.beginFix(v.begin); fix != nil {
 			lc.Fix = "-fix runs the transaction of " + shortName(v.begin.Func) + " in the retry helper"
 			fixes = append(fixes, *fix)
 		} else {
-			lc.NoFix = v.begin.NoFix
+			lc.NoFix = why
 		}
 	case v.pool:
 		lc.Pool = true
@@ -782,6 +783,56 @@ func (g *lockGraph) lockDiagnostic(so *siteOf, v verdict, noRetry bool) analysis
 	}
 	return analysis.Diagnostic{Pos: so.Pos, End: so.End, Category: r.ID, URL: r.DocURL(),
 		Message: r.Prefix() + rules.LockRetryMessage(lc), Related: related, SuggestedFixes: fixes}
+}
+
+// beginFix is the fix a Begin's summary offers, if every function of
+// another package its statements call repeats harmlessly; else why not.
+func (g *lockGraph) beginFix(b *Begin) (*analysis.SuggestedFix, string) {
+	if b.Fix == nil {
+		return nil, b.NoFix
+	}
+	for _, n := range b.Needs {
+		if g.open {
+			return nil, fmt.Sprintf("line %d calls %s, of another package, which only the dsqllint command sees", n.Line, n.Name)
+		}
+		if !g.repeatable()[n.Func] {
+			return nil, fmt.Sprintf("line %d calls %s between Begin and Commit: a retry would repeat it, and dsqllint cannot show it has no effect outside the transaction", n.Line, n.Name)
+		}
+	}
+	return b.Fix, ""
+}
+
+// repeatable is the set of the module's functions a retry may run again:
+// those the summaries record whose needs are all in the set.
+func (g *lockGraph) repeatable() map[string]bool {
+	if g.pure != nil {
+		return g.pure
+	}
+	needs := map[string][]string{}
+	for _, s := range g.sums {
+		for _, r := range s.Repeatable {
+			needs[r.Func] = r.Needs
+		}
+	}
+	g.pure = map[string]bool{}
+	for fn := range needs {
+		g.pure[fn] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for fn, ns := range needs {
+			if !g.pure[fn] {
+				continue
+			}
+			for _, n := range ns {
+				if !g.pure[n] {
+					g.pure[fn], changed = false, true
+					break
+				}
+			}
+		}
+	}
+	return g.pure
 }
 
 // nearestRetries returns up to n retry constructs, those in the lock's

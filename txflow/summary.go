@@ -24,6 +24,9 @@ type Summary struct {
 	Passes []Pass
 	// Begins are the transactions the package's functions begin.
 	Begins []Begin
+	// Repeatable are the package's functions a retry may run again, for
+	// DSQL005's fix in other packages.
+	Repeatable []Repeatable
 	// Returns are the transactions functions begin and hand back.
 	Returns []Return
 	// Closures are the functions passed as arguments to module functions.
@@ -187,6 +190,24 @@ type Begin struct {
 	// the OCC retry helper (DSQL005's fix); NoFix says why there is none.
 	Fix   *analysis.SuggestedFix
 	NoFix string
+	// Needs are functions of other packages the transaction's statements
+	// call: the fix stands only if each repeats harmlessly (Repeatable).
+	Needs []Need
+}
+
+// Need is a call of a function of another package that DSQL005's fix
+// rests on: Func must be Repeatable.
+type Need struct {
+	Func string
+	Name string // pkg.Func, for the message
+	Line int    // of the call
+}
+
+// Repeatable is a function a retry may run again: it does nothing
+// outside the transaction it is handed but what its Needs do.
+type Repeatable struct {
+	Func  string
+	Needs []string
 }
 
 // Return is a transaction Func begins and returns as result Result, as it

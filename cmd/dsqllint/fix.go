@@ -15,16 +15,30 @@ import (
 )
 
 // applyFixes applies the first suggested fix of every finding, to Go and
-// .sql files alike, or with -diff prints exactly what it would write.
-func applyFixes(fset *token.FileSet, fs []*finding, diff bool) int {
+// .sql files alike, or with -diff prints exactly what it would write. A
+// fix whose edits overlap those of a fix taken before it (in the order of
+// the findings) is left: left counts them.
+func applyFixes(fset *token.FileSet, fs []*finding, diff bool) (code, left int) {
 	byFile := map[string][]fixer.Edit{}
 	for _, f := range fs {
 		if len(f.SuggestedFixes) == 0 {
 			continue
 		}
+		edits := map[string][]fixer.Edit{}
 		for _, e := range f.SuggestedFixes[0].TextEdits {
 			tf := fset.File(e.Pos)
-			byFile[tf.Name()] = append(byFile[tf.Name()], fixer.Edit{Start: tf.Offset(e.Pos), End: tf.Offset(e.End), New: string(e.NewText)})
+			edits[tf.Name()] = append(edits[tf.Name()], fixer.Edit{Start: tf.Offset(e.Pos), End: tf.Offset(e.End), New: string(e.NewText)})
+		}
+		overlaps := false
+		for name, es := range edits {
+			overlaps = overlaps || fixer.Overlap(byFile[name], es)
+		}
+		if overlaps {
+			left++
+			continue
+		}
+		for name, es := range edits {
+			byFile[name] = append(byFile[name], es...)
 		}
 	}
 	names := make([]string, 0, len(byFile))
@@ -32,7 +46,7 @@ func applyFixes(fset *token.FileSet, fs []*finding, diff bool) int {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	code := exitClean
+	code = exitClean
 	for _, name := range names {
 		content, err := os.ReadFile(name)
 		var fixed []byte
@@ -53,7 +67,7 @@ func applyFixes(fset *token.FileSet, fs []*finding, diff bool) int {
 			}
 		}
 	}
-	return code
+	return code, left
 }
 
 // fixedContent is a file's content with the edits applied. A Go file

@@ -494,3 +494,46 @@ func TestExplain(t *testing.T) {
 		t.Errorf("-explain DSQL999: exit %d\n%s", code, out)
 	}
 }
+
+// TestFixRetryRewrite: DSQL005's rewrite and DSQL009's dropped isolation
+// option touch the same Begin; one -fix applies both (in two rounds), the
+// module builds and vets, and a second -fix changes nothing.
+func TestFixRetryRewrite(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "testdata/retrymod", dir)
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := "module example.com/retrymod\n\ngo 1.25.0\n\nrequire github.com/dsqllint/dsqllint v0.0.0\n\nreplace github.com/dsqllint/dsqllint => " + root + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := run(t, dir, bin, "-fix", "./..."); code != 0 {
+		t.Fatalf("-fix: exit %d\n%s", code, out)
+	}
+	after := snapshot(t, dir)
+	fixed := after[filepath.Join(dir, "store", "store.go")]
+	for _, want := range []string{"return occ.RunTxWithRetry(ctx, s.db, func(tx *sql.Tx) (int64, error) {", "// Lock the show, then take a seat.", "occ.WithTxOptions(&sql.TxOptions{})"} {
+		if !strings.Contains(fixed, want) {
+			t.Errorf("the fixed file lacks %q:\n%s", want, fixed)
+		}
+	}
+	for _, gone := range []string{"LevelReadCommitted", "tx.Commit()", "tx.Rollback()"} {
+		if strings.Contains(fixed, gone) {
+			t.Errorf("the fixed file still has %q:\n%s", gone, fixed)
+		}
+	}
+	for _, cmd := range [][]string{{"go", "build", "-mod=mod", "./..."}, {"go", "vet", "-mod=mod", "./..."}} {
+		if out, code := run(t, dir, cmd[0], cmd[1:]...); code != 0 {
+			t.Errorf("%v after -fix: exit %d\n%s", cmd, code, out)
+		}
+	}
+	after = snapshot(t, dir) // (go build may tidy go.mod)
+	if out, code := run(t, dir, bin, "-fix", "./..."); code != 0 {
+		t.Fatalf("second -fix: exit %d\n%s", code, out)
+	}
+	if !equalMaps(after, snapshot(t, dir)) {
+		t.Error("a second -fix changed files")
+	}
+}

@@ -118,16 +118,29 @@ func run(a *analysis.Analyzer, args []string) int {
 		}
 		return code
 	}
-	if sqlMode(fs.Args()) {
-		res, code = checkSQL(a, fs.Args())
-	} else {
-		res, _, code = checkPackages(a, fs.Args(), o.tests, o.timing)
+	// -fix applies the fixes that do not overlap another; those left are
+	// found again in the fixed code, and applied, in another round.
+	for round := 1; ; round++ {
+		if sqlMode(fs.Args()) {
+			res, code = checkSQL(a, fs.Args())
+		} else {
+			res, _, code = checkPackages(a, fs.Args(), o.tests, o.timing)
+		}
+		if res == nil {
+			return exitFailure
+		}
+		code = report(res, outs, o, code)
+		if !o.fix || o.diff || res.fixesLeft == 0 || round == maxFixRounds {
+			if res.fixesLeft > 0 {
+				fmt.Fprintf(os.Stderr, "dsqllint: %d fixes overlap others and were not applied: run dsqllint -fix again\n", res.fixesLeft)
+			}
+			return code
+		}
 	}
-	if res == nil {
-		return exitFailure
-	}
-	return report(res, outs, o, code)
 }
+
+// maxFixRounds bounds how many times -fix analyses and fixes again.
+const maxFixRounds = 3
 
 // flagSet reports whether the named flag was given on the command line.
 func flagSet(fs *flag.FlagSet, name string) bool {
@@ -168,7 +181,9 @@ func report(res *result, outs []output, o options, code int) int {
 		}
 	}
 	if o.fix {
-		return max(code, applyFixes(res.fset, fs, o.diff))
+		fixCode, left := applyFixes(res.fset, fs, o.diff)
+		res.fixesLeft = left
+		return max(code, fixCode)
 	}
 	for _, out := range outs {
 		if err := out.write(res, fs, o.context); err != nil {

@@ -29,6 +29,8 @@ func (s *Store) Reserve(ctx context.Context, show int64) (int64, error) {
 		return 0, err
 	}
 	defer tx.Rollback()
+
+	// The show's row first: the comments between Begin and Commit stay.
 	var seats int64
 	if err := tx.QueryRowContext(ctx, "SELECT seats FROM shows WHERE id = $1 FOR UPDATE", show).Scan(&seats); err != nil { // want `DSQL005 .* \(-fix runs the transaction of \(\*retryfix.Store\).Reserve in the retry helper\)`
 		return 0, fmt.Errorf("read show %d: %w", show, err)
