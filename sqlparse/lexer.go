@@ -19,6 +19,7 @@ const (
 	TokOp       // operator characters
 	TokPunct    // ( ) [ ] , ; . :: :
 	TokTemplate // a Go text/template action {{ ... }} (template.go)
+	TokBrace    // a {name} or ${name} placeholder a program replaces (strings.Replacer, os.Expand)
 )
 
 // Token is one lexical token; Start and End are byte offsets.
@@ -126,6 +127,9 @@ func lexOne(src string, i int) Token {
 	case c == '`':
 		return lexQuoted(src, i, i, '`', false, TokQuoted)
 	case c == '$':
+		if j, ok := braceEnd(src, i+1); ok {
+			return Token{Kind: TokBrace, Start: i, End: j}
+		}
 		if i+1 < n && isDigit(src[i+1]) {
 			j := i + 1
 			for j < n && isDigit(src[j]) {
@@ -188,6 +192,10 @@ func lexOne(src string, i int) Token {
 	case c == '{' && i+1 < n && src[i+1] == '{':
 		if j, ok := templateEnd(src, i); ok {
 			return Token{Kind: TokTemplate, Start: i, End: j}
+		}
+	case c == '{':
+		if j, ok := braceEnd(src, i); ok {
+			return Token{Kind: TokBrace, Start: i, End: j}
 		}
 	case c == '(' || c == ')' || c == '[' || c == ']' || c == ',' || c == ';' || c == '.':
 		return Token{Kind: TokPunct, Start: i, End: i + 1}
@@ -323,4 +331,23 @@ func putTokens(b *[]Token, toks []Token) {
 		*b = toks[:0]
 		tokenBuffers.Put(b)
 	}
+}
+
+// braceEnd returns the end of a {name} placeholder at src[i:] (a name of
+// letters, digits, _ and ., as strings.Replacer and os.Expand templates
+// write them; PostgreSQL has no braces outside strings).
+func braceEnd(src string, i int) (int, bool) {
+	if i >= len(src) || src[i] != '{' || i+1 >= len(src) || !isIdentStart(src[i+1]) {
+		return 0, false
+	}
+	for j := i + 2; j < len(src) && j < i+66; j++ {
+		switch c := src[j]; {
+		case c == '}':
+			return j + 1, true
+		case isIdentStart(c) || isDigit(c) || c == '.' || c == '$':
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
 }

@@ -179,6 +179,8 @@ func normalizeTokens(src string, toks []Token) *Normalized {
 			}
 			setStyle(StyleVerb)
 			replace(t, hole(src, toks, i))
+		case TokBrace:
+			replace(t, hole(src, toks, i)) // a name the program puts in
 		case TokTemplate:
 			// An action that prints stands for a name, as a printf verb
 			// does; the others print nothing and become blanks.
@@ -251,7 +253,7 @@ func normalizeTokens(src string, toks []Token) *Normalized {
 func hole(src string, toks []Token, i int) string {
 	if i > 0 && toks[i-1].End == toks[i].Start {
 		switch p := toks[i-1]; p.Kind {
-		case TokIdent, TokVerb:
+		case TokIdent, TokVerb, TokBrace:
 			return "_" + HoleIdent
 		case TokTemplate:
 			if templatePrints(p.Text(src)) {

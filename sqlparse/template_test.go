@@ -41,7 +41,12 @@ func TestTemplateNormalize(t *testing.T) {
 		{"SELECT {{ {{ .X }} FROM t", "SELECT {{ " + h + " FROM t"},
 		{"SELECT {{ \"a\n\" }} FROM t", "SELECT {{ \"a\n\" }} FROM t"},
 		{"SELECT {{/* x */ FROM t }}", "SELECT {{/* x */ FROM t }}"},
-		{"SELECT {x} FROM t", "SELECT {x} FROM t"},
+		// {name} and ${name}: names a program puts in (strings.Replacer,
+		// os.Expand); not in strings, not with spaces or digits first.
+		{"SELECT {x} FROM t", "SELECT " + h + " FROM t"},
+		{"UPDATE {t} SET a = 1 FROM l WHERE {t}.id = l.id", "UPDATE " + h + " SET a = 1 FROM l WHERE " + h + ".id = l.id"},
+		{"SELECT * FROM ${schema}.jobs_{suffix}", "SELECT * FROM " + h + ".jobs__" + h},
+		{"SELECT '{x}', { x }, {1} FROM t", "SELECT '{x}', { x }, {1} FROM t"},
 	}
 	for _, c := range cases {
 		n := Normalize(c.in)
