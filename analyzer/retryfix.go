@@ -94,20 +94,27 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	if !ok {
 		return refuse("Begin is not a method call")
 	}
-	var ctxArg, optArg ast.Expr
+	if !c.beginsTx(info.TypeOf(sel.X), b.pgx) {
+		what := "database/sql's BeginTx(ctx, *sql.TxOptions)"
+		if b.pgx {
+			what = "pgx's BeginTx(ctx, pgx.TxOptions)"
+		}
+		return refuse("%s has no %s for the helper to begin each attempt with", c.text(sel.X), what)
+	}
+	ctxText := ""
+	var optArg ast.Expr
 	switch {
 	case len(b.call.Args) == 2:
-		ctxArg, optArg = b.call.Args[0], b.call.Args[1]
+		ctxText, optArg = c.text(b.call.Args[0]), b.call.Args[1]
 	case len(b.call.Args) == 1 && b.pgx:
-		ctxArg = b.call.Args[0]
+		ctxText = c.text(b.call.Args[0])
+	case len(b.call.Args) == 0 && !b.pgx:
+		ctxText = "context.Background()" // what Begin() begins with
 	default:
-		return refuse("Begin takes no context to hand the retry")
+		return refuse("Begin is called with arguments the helper does not take")
 	}
 	if id, ok := ast.Unparen(optArg).(*ast.Ident); ok && id.Name == "nil" {
 		optArg = nil
-	}
-	if !c.beginsTx(info.TypeOf(sel.X), b.pgx) {
-		return refuse("%s has no BeginTx the helper can call", c.text(sel.X))
 	}
 
 	// The error check, the deferred Rollback.
@@ -147,20 +154,34 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 		txType, txPkg, txName = "%s.Tx", pkgPGX, "pgx"
 	}
 	var edits []analysis.TextEdit
-	name, imp := c.importName(file, pkg, name)
-	if imp != nil {
-		edits = append(edits, *imp)
-	}
-	txName, imp2 := c.importName(file, txPkg, txName)
-	if imp2 != nil {
-		switch {
-		case imp == nil || imp2.Pos != imp.Pos:
-			edits = append(edits, *imp2)
-		case imp.Pos == imp.End && imp2.Pos == imp2.End:
-			edits[0].NewText = append(edits[0].NewText, imp2.NewText...) // both after one import
-		default:
-			return refuse("the file's imports need more than one edit in one place")
+	imports := func(path, name string) (string, bool) {
+		name, imp := c.importName(file, path, name)
+		if imp == nil {
+			return name, true
 		}
+		for i, e := range edits {
+			if e.Pos != imp.Pos {
+				continue
+			}
+			if e.Pos != e.End || imp.Pos != imp.End {
+				return "", false // two rewrites of one import declaration
+			}
+			edits[i].NewText = append(edits[i].NewText, imp.NewText...) // both after one import
+			return name, true
+		}
+		edits = append(edits, *imp)
+		return name, true
+	}
+	name, ok1 := imports(pkg, name)
+	txName, ok2 := imports(txPkg, txName)
+	ok3 := true
+	if ctxText == "context.Background()" {
+		var ctxName string
+		ctxName, ok3 = imports("context", "context")
+		ctxText = ctxName + ".Background()"
+	}
+	if !ok1 || !ok2 || !ok3 {
+		return refuse("the file's imports would need more than one edit in one place")
 	}
 	var w strings.Builder
 	helper := "RunTxWithRetry"
@@ -168,7 +189,7 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	if void {
 		helper, results = "RunTxWithRetryVoid", "error"
 	}
-	fmt.Fprintf(&w, "return %s.%s(%s, %s, func(%s %s) %s {\n", name, helper, c.text(ctxArg), c.text(sel.X), txID.Name, fmt.Sprintf(txType, txName), results)
+	fmt.Fprintf(&w, "return %s.%s(%s, %s, func(%s %s) %s {\n", name, helper, ctxText, c.text(sel.X), txID.Name, fmt.Sprintf(txType, txName), results)
 	if c.usedIn(beginErr, append(append([]ast.Stmt{}, body...), list[last:]...)) {
 		w.WriteString("var " + errID.Name + " error\n")
 	}
@@ -350,6 +371,27 @@ func (c *checker) rollbackStmt(st ast.Stmt, tx types.Object) bool {
 	return false
 }
 
+// rollbackCheck matches `if rbErr := tx.Rollback(); rbErr != nil {
+// return ..., err }`: a Rollback whose own failure is returned with the
+// error that caused it. The helper rolls back and drops that failure.
+func (c *checker) rollbackCheck(st ast.Stmt, tx types.Object) bool {
+	is, ok := st.(*ast.IfStmt)
+	if !ok || is.Init == nil || is.Else != nil || len(is.Body.List) != 1 {
+		return false
+	}
+	a, ok := is.Init.(*ast.AssignStmt)
+	if !ok || len(a.Lhs) != 1 || len(a.Rhs) != 1 {
+		return false
+	}
+	call, ok := a.Rhs[0].(*ast.CallExpr)
+	id, ok2 := a.Lhs[0].(*ast.Ident)
+	if !ok || !ok2 || !c.txMethodCall(call, tx, "Rollback") || !c.isErrNotNil(is.Cond, c.pass.TypesInfo.ObjectOf(id)) {
+		return false
+	}
+	r, ok := is.Body.List[0].(*ast.ReturnStmt)
+	return ok && len(r.Results) > 0 && !isNilIdent(r.Results[len(r.Results)-1])
+}
+
 // txMethodCall matches tx.name(...).
 func (c *checker) txMethodCall(call *ast.CallExpr, tx types.Object, name string) bool {
 	sel, ok := call.Fun.(*ast.SelectorExpr)
@@ -465,7 +507,7 @@ func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, t
 	drop := map[ast.Stmt]bool{}
 	for _, l := range lists {
 		for i, st := range l {
-			if !c.rollbackStmt(st, tx) {
+			if !c.rollbackStmt(st, tx) && !c.rollbackCheck(st, tx) {
 				continue
 			}
 			if i+1 < len(l) {
@@ -498,7 +540,7 @@ func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, t
 				why = fmt.Sprintf("line %d returns a value with an error, and the helper returns the zero value then", line(s))
 			}
 		case *ast.Ident:
-			if info.Uses[s] == tx && !drop[enclosingStmt(stack)] {
+			if info.Uses[s] == tx && !inDropped(stack, drop) {
 				why = c.txUse(stack, sqlx)
 			}
 		case *ast.CallExpr:
@@ -548,13 +590,15 @@ func inFuncLit(stack []ast.Node) bool {
 	return false
 }
 
-func enclosingStmt(stack []ast.Node) ast.Stmt {
-	for i := len(stack) - 1; i >= 0; i-- {
-		if st, ok := stack[i].(ast.Stmt); ok {
-			return st
+// inDropped reports whether the node atop stack is in a statement the
+// rewrite drops.
+func inDropped(stack []ast.Node, drop map[ast.Stmt]bool) bool {
+	for _, n := range stack {
+		if st, ok := n.(ast.Stmt); ok && drop[st] {
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
 func isNilIdent(e ast.Expr) bool {
@@ -633,6 +677,9 @@ func (c *checker) callRepeatable(call *ast.CallExpr, tx types.Object, params map
 			return "", nil // a statement on the transaction
 		}
 	}
+	if sig, ok := info.TypeOf(call.Fun).(*types.Signature); ok && errorWrapper(sig) {
+		return "", nil
+	}
 	fn, _, ok := calleeOf(info, call)
 	if !ok {
 		return fmt.Sprintf("line %d calls a function value, which a retry would call again", line(call)), nil
@@ -659,7 +706,7 @@ func (c *checker) callRepeatable(call *ast.CallExpr, tx types.Object, params map
 // is itself the need; one of the standard library or of a driver is
 // harmless only if pureCall says so.
 func (c *checker) funcRepeatable(fn *types.Func, visiting map[*types.Func]bool) (string, []txflow.Need) {
-	if pureCall(fn) || txStatement(fn) {
+	if pureCall(fn) || txStatement(fn) || isInterfaceMethod(fn) && scanMethod(fn) || errorWrapper(fn.Type().(*types.Signature)) {
 		return "", nil
 	}
 	fd := c.funcs[fn]
@@ -682,6 +729,28 @@ func (c *checker) funcRepeatable(fn *types.Func, visiting map[*types.Func]bool) 
 	}
 	c.effects[fn] = funcEffects{why, needs}
 	return why, needs
+}
+
+// errorWrapper reports a function that makes an error of an error:
+// fmt.Errorf's kin in every error library (errors.Wrap,
+// stacktrace.Propagate), a value a retry makes again.
+func errorWrapper(sig *types.Signature) bool {
+	if sig.Recv() != nil || sig.Results().Len() != 1 || !isError(sig.Results().At(0).Type()) {
+		return false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if isError(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// scanMethod reports an interface's Scan(dest ...any) error: the row a
+// statement returned, read.
+func scanMethod(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	return fn.Name() == "Scan" && sig.Variadic() && sig.Results().Len() == 1 && isError(sig.Results().At(0).Type())
 }
 
 // funcEffects is what funcRepeatable found for a function.
@@ -734,6 +803,9 @@ func (c *checker) bodyRepeatable(fd *ast.FuncDecl, visiting map[*types.Func]bool
 				break
 			}
 			if _, ok := ast.Unparen(s.Fun).(*ast.FuncLit); ok {
+				break
+			}
+			if sig, ok := info.TypeOf(s.Fun).(*types.Signature); ok && errorWrapper(sig) {
 				break
 			}
 			fn, _, ok := calleeOf(info, s)
@@ -811,12 +883,19 @@ func pureCall(fn *types.Func) bool {
 		}
 	}
 	switch path {
-	case "errors", "strings", "strconv", "bytes", "unicode", "unicode/utf8", "math", "sort", "slices", "maps", "context",
-		"encoding/json", "encoding/hex", "encoding/base64", "path", "path/filepath", "regexp", "time", "net/netip",
+	case "errors", "strings", "strconv", "bytes", "unicode", "unicode/utf8", "unicode/utf16", "math", "math/big", "sort", "slices", "maps", "context",
+		"encoding/json", "encoding/hex", "encoding/base64", "encoding/binary", "path", "path/filepath", "regexp", "time", "net/netip", "net/url",
+		"crypto/sha256", "crypto/sha512", "crypto/sha1", "crypto/md5", "crypto/subtle", "hash/fnv", "hash/crc32",
 		"github.com/google/uuid", "github.com/jackc/pgx/v5/pgtype":
 		return fn.Name() != "Sleep"
 	case "fmt":
 		return strings.HasPrefix(fn.Name(), "Sprint") || fn.Name() == "Errorf" || strings.HasPrefix(fn.Name(), "Sscan")
+	case "reflect":
+		// reading and making values, not setting or calling them
+		return !strings.HasPrefix(fn.Name(), "Set") && fn.Name() != "Send" && fn.Name() != "Close" && !strings.HasPrefix(fn.Name(), "Call")
+	case "sync":
+		// a lock taken and given back: a retry takes it again
+		return fn.Name() == "Lock" || fn.Name() == "Unlock" || fn.Name() == "RLock" || fn.Name() == "RUnlock"
 	case pkgPGX:
 		return fn.Name() == "CollectRows" || fn.Name() == "CollectOneRow" || fn.Name() == "CollectExactlyOneRow" ||
 			strings.HasPrefix(fn.Name(), "RowTo") || fn.Name() == "ForEachRow" || fn.Name() == "NamedArgs"

@@ -317,7 +317,8 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 			if obj := info.ObjectOf(lhs); obj != nil && mayHoldTx(obj.Type()) {
 				begins[obj] = len(s.Begins)
 				scopes[ca.scope] = true
-				s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: ca.call.Pos(), Via: c.key(fn), Result: k, Retried: ca.retried, Loop: ca.loop})
+				s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: ca.call.Pos(), Via: c.key(fn), Result: k, Retried: ca.retried, Loop: ca.loop,
+					NoFix: fn.Name() + " hands the transaction back for its caller to commit: the retry belongs around the caller's work, which no fix rewrites"})
 			}
 		}
 	}

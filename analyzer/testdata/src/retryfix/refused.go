@@ -113,14 +113,20 @@ func (h *Held) Forgets(ctx context.Context, id int64) error {
 	return nil
 }
 
-// database/sql's Begin() has no context to hand the helper.
-func (h *Held) NoContext() error {
-	tx, err := h.db.Begin()
+// A sharded driver's own BeginTx: the helper cannot begin with it.
+type shards struct{ db *sql.DB }
+
+func (s *shards) BeginTx(ctx context.Context, shard int) (*sql.Tx, error) {
+	return s.db.BeginTx(ctx, nil)
+}
+
+func (h *Held) Sharded(ctx context.Context, s *shards) error {
+	tx, err := s.BeginTx(ctx, 3)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.Exec("SELECT 1 FROM t WHERE id = 5 FOR UPDATE"); err != nil { // want `DSQL005 .* \(no -fix: Begin takes no context to hand the retry\)`
+	if _, err := tx.ExecContext(ctx, "SELECT 1 FROM t WHERE id = 5 FOR UPDATE"); err != nil { // want `DSQL005 .* \(no -fix: s has no database/sql's BeginTx\(ctx, \*sql.TxOptions\) for the helper to begin each attempt with\)`
 		return err
 	}
 	return tx.Commit()
