@@ -299,6 +299,9 @@ func (c *checker) lockRun(q *queryCall, begins map[types.Object]int, bound map[a
 			r.Begin = b
 		} else if pool, pgx := c.onPool(x); pool {
 			r.Pool, r.PGX = true, pgx
+			if q == base {
+				r.Fix = c.statementRetry(base, pgx)
+			}
 		} else if pool, pgx := c.madeFromPool(x); pool {
 			r.Pool, r.PGX = true, pgx
 		} else {

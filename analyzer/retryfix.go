@@ -204,6 +204,7 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	for to > from && (src[to-1] == ' ' || src[to-1] == '\t' || src[to-1] == '\n') {
 		to--
 	}
+	var kept [][2]int // the source the closure keeps
 	if from < to {
 		from++ // the newline, and the blank lines after it
 		for blank := from; blank < to; blank++ {
@@ -216,6 +217,7 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 		sort.Slice(dropped, func(i, j int) bool { return dropped[i].Pos() < dropped[j].Pos() })
 		for _, d := range dropped {
 			w.Write(src[from:off(d.Pos())])
+			kept = append(kept, [2]int{from, off(d.Pos())})
 			from = off(d.End())
 			// and the rest of its line, so that no blank line is left
 			for from < len(src) && (src[from] == ' ' || src[from] == '\t') {
@@ -229,12 +231,14 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 			}
 		}
 		w.Write(src[from:to])
+		kept = append(kept, [2]int{from, to})
 		w.WriteString("\n")
 	}
 	if void && c.isReturnTxCommit(list[last], tx) {
 		w.WriteString("return nil\n")
 	} else {
 		w.Write(src[off(list[last].Pos()):off(list[last].End())])
+		kept = append(kept, [2]int{off(list[last].Pos()), off(list[last].End())})
 		w.WriteString("\n")
 	}
 	w.WriteString("}")
@@ -243,6 +247,10 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	}
 	w.WriteString(")")
 	edits = append(edits, analysis.TextEdit{Pos: begin.Pos(), End: list[last].End(), NewText: []byte(w.String())})
+	// What the rewrite drops may have been an import's only use (the
+	// fmt.Errorf of a Rollback's failure): the import goes too.
+	inUse := map[string]bool{name: true, txName: true, strings.TrimSuffix(ctxText, ".Background()"): true}
+	edits = append(edits, c.unusedImports(file, off(begin.Pos()), off(list[last].End()), kept, inUse, edits)...)
 	return txRewrite{
 		fix:   &analysis.SuggestedFix{Message: fmt.Sprintf("Run %s's transaction in %s.%s, which re-runs it from a fresh BEGIN on SQLSTATE 40001", fd.Name.Name, name, helper), TextEdits: edits},
 		pkg:   pkg,
@@ -281,6 +289,84 @@ func (c *checker) escapes(body *ast.BlockStmt, tx types.Object) token.Pos {
 		return true
 	})
 	return at
+}
+
+// unusedImports removes the imports of file whose every use lies in
+// [from,to) outside kept, the source a rewrite drops (names: those the
+// rewrite's own text uses). An import whose end an edit inserts at loses
+// only its own text, so that the edits never overlap.
+func (c *checker) unusedImports(file *ast.File, from, to int, kept [][2]int, names map[string]bool, edits []analysis.TextEdit) []analysis.TextEdit {
+	info := c.pass.TypesInfo
+	off := func(p token.Pos) int { return c.pass.Fset.Position(p).Offset }
+	dropped := func(at int) bool {
+		if at < from || at >= to {
+			return false
+		}
+		for _, k := range kept {
+			if at >= k[0] && at < k[1] {
+				return false
+			}
+		}
+		return true
+	}
+	var out []analysis.TextEdit
+	for _, decl := range file.Decls {
+		g, ok := decl.(*ast.GenDecl)
+		if !ok || g.Tok != token.IMPORT || !g.Lparen.IsValid() {
+			continue
+		}
+		for i, spec := range g.Specs {
+			is := spec.(*ast.ImportSpec)
+			pn, _ := info.Implicits[is].(*types.PkgName)
+			if is.Name != nil {
+				pn, _ = info.Defs[is.Name].(*types.PkgName)
+			}
+			if pn == nil || names[pn.Name()] {
+				continue
+			}
+			uses, all := 0, true
+			for id, obj := range info.Uses {
+				if obj == types.Object(pn) {
+					uses++
+					all = all && dropped(off(id.Pos()))
+				}
+			}
+			if uses == 0 || !all {
+				continue
+			}
+			out = append(out, c.dropImport(g, i, edits))
+		}
+	}
+	return out
+}
+
+// dropImport is the edit that removes the i'th import of g with the line
+// break that joins it to its group: the one before it, or else the one
+// after it. A blank line between groups stays, and so does the end of an
+// import another edit inserts after.
+func (c *checker) dropImport(g *ast.GenDecl, i int, edits []analysis.TextEdit) analysis.TextEdit {
+	src := c.source(g.Pos())
+	off := func(p token.Pos) int { return c.pass.Fset.Position(p).Offset }
+	joined := func(a, b token.Pos) bool { // no blank line between
+		return src != nil && strings.Count(string(src[off(a):off(b)]), "\n") <= 1
+	}
+	is := g.Specs[i]
+	if i > 0 && joined(g.Specs[i-1].End(), is.Pos()) {
+		return analysis.TextEdit{Pos: g.Specs[i-1].End(), End: is.End()}
+	}
+	if i+1 < len(g.Specs) && joined(is.End(), g.Specs[i+1].Pos()) {
+		insertedAfter := false
+		for _, e := range edits {
+			insertedAfter = insertedAfter || e.Pos == is.End()
+		}
+		if !insertedAfter {
+			return analysis.TextEdit{Pos: is.Pos(), End: g.Specs[i+1].Pos()}
+		}
+	}
+	if i > 0 {
+		return analysis.TextEdit{Pos: g.Specs[i-1].End(), End: is.End()} // the group's only import, and the blank line before it
+	}
+	return analysis.TextEdit{Pos: is.Pos(), End: is.End()}
 }
 
 // text is a node's source.
@@ -959,4 +1045,94 @@ func rootIdent(e ast.Expr) *ast.Ident {
 			return nil
 		}
 	}
+}
+
+// statementRetry is DSQL005's fix for a lock run on a pool, outside any
+// transaction: the statement re-run on 40001 by the runtime.
+//
+//	db.ExecContext(ctx, q, args...)            → occ.ExecWithRetry(ctx, db, q, args...)
+//	pool.Exec(ctx, q, args...)                 → occpgx.ExecWithRetry(ctx, pool, q, args...)
+//	db.QueryRowContext(ctx, q, a...).Scan(&x)  → occ.RunTxWithRetryVoid(ctx, db, func(tx *sql.Tx) error {
+//	                                                 return tx.QueryRowContext(ctx, q, a...).Scan(&x) })
+//
+// Each has the type of what it replaces; the Scan's destinations are
+// written again by a second attempt, the last one's values stay. The
+// edits leave the statement's text alone, for the fixes of its SQL.
+func (c *checker) statementRetry(q *queryCall, pgx bool) *analysis.SuggestedFix {
+	sel, ok := q.call.Fun.(*ast.SelectorExpr)
+	if !ok || len(q.call.Args) < 2 || c.generated[c.fileOf(q.call.Pos())] || !c.beginsTx(c.pass.TypesInfo.TypeOf(sel.X), pgx) {
+		return nil
+	}
+	file := c.fileOf(q.call.Pos())
+	pkg, name, txPkg, txName, txType := pkgOCC, "occ", pkgSQL, "sql", "*%s.Tx"
+	exec, queryRow := "ExecContext", "QueryRowContext"
+	if pgx {
+		pkg, name, txPkg, txName, txType = pkgOCCPGX, "occpgx", pkgPGX, "pgx", "%s.Tx"
+		exec, queryRow = "Exec", "QueryRow"
+	}
+	if !c.canImport(pkg) {
+		return nil
+	}
+	var edits []analysis.TextEdit
+	name, imp := c.importName(file, pkg, name)
+	if imp != nil {
+		edits = append(edits, *imp)
+	}
+	ctx, recv := c.text(q.call.Args[0]), c.text(sel.X)
+	switch sel.Sel.Name {
+	case exec:
+		edits = append(edits, analysis.TextEdit{Pos: sel.Pos(), End: q.call.Args[0].End(), NewText: []byte(name + ".ExecWithRetry(" + ctx + ", " + recv)})
+		return &analysis.SuggestedFix{Message: "Run the statement with " + name + ".ExecWithRetry, which re-runs it on SQLSTATE 40001", TextEdits: edits}
+	case queryRow:
+		scan := c.scanOf(q.call)
+		if scan == nil || usesName(q.call, "tx") {
+			return nil
+		}
+		txName, imp2 := c.importName(file, txPkg, txName)
+		if imp2 != nil {
+			if imp != nil && imp2.Pos == imp.Pos {
+				if imp.Pos != imp.End || imp2.Pos != imp2.End {
+					return nil
+				}
+				edits[0].NewText = append(edits[0].NewText, imp2.NewText...)
+			} else {
+				edits = append(edits, *imp2)
+			}
+		}
+		open := fmt.Sprintf("%s.RunTxWithRetryVoid(%s, %s, func(tx %s) error { return tx.%s", name, ctx, recv, fmt.Sprintf(txType, txName), queryRow)
+		edits = append(edits,
+			analysis.TextEdit{Pos: sel.Pos(), End: sel.End(), NewText: []byte(open)},
+			analysis.TextEdit{Pos: scan.End(), End: scan.End(), NewText: []byte(" })")})
+		return &analysis.SuggestedFix{Message: "Run the statement and its Scan in " + name + ".RunTxWithRetryVoid, which re-runs them on SQLSTATE 40001", TextEdits: edits}
+	}
+	return nil
+}
+
+// scanOf returns the call call.Scan(...) the row call is read by, or nil.
+func (c *checker) scanOf(call *ast.CallExpr) *ast.CallExpr {
+	var scan *ast.CallExpr
+	ast.Inspect(c.fileOf(call.Pos()), func(n ast.Node) bool {
+		if scan != nil {
+			return false
+		}
+		if ce, ok := n.(*ast.CallExpr); ok {
+			if s, ok := ce.Fun.(*ast.SelectorExpr); ok && s.X == call && s.Sel.Name == "Scan" {
+				scan = ce
+			}
+		}
+		return n == nil || n.Pos() <= call.Pos() && call.End() <= n.End()
+	})
+	return scan
+}
+
+// usesName reports whether an identifier named name appears in n.
+func usesName(n ast.Node, name string) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -59,11 +59,11 @@ func LockRetryMessage(c LockContext) string {
 	default:
 		retry = ", and no retry on SQLSTATE 40001 is shown around it"
 	}
+	msg := where + retry + "; on Aurora DSQL FOR UPDATE does not block and the loser fails at COMMIT, so re-run the whole transaction: " + txShape(c.PGX)
 	if c.Pool {
-		return where + retry + ": FOR UPDATE does not block, and when another transaction commits a write of the same rows first " +
+		msg = where + retry + ": FOR UPDATE does not block, and when another transaction commits a write of the same rows first " +
 			"this statement fails at commit; re-run it on 40001: " + singleShape(c.Exec, c.PGX)
 	}
-	msg := where + retry + "; on Aurora DSQL FOR UPDATE does not block and the loser fails at COMMIT, so re-run the whole transaction: " + txShape(c.PGX)
 	switch {
 	case c.Fix != "":
 		msg += " (" + c.Fix + ")"

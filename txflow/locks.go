@@ -117,6 +117,8 @@ type verdict struct {
 	path []hop
 	// trace explains the decision, for -why.
 	trace []string
+	// fix re-runs a statement run on a pool (the run's Fix).
+	fix *analysis.SuggestedFix
 }
 
 func newLockGraph(fset *token.FileSet, sums []*Summary, open bool) *lockGraph {
@@ -460,6 +462,9 @@ func (g *lockGraph) judgeRun(s *Summary, r LockRun) verdict {
 	if (v.pool || v.untraced) && v.at == token.NoPos {
 		v.at = r.Pos
 	}
+	if v.pool && r.Pool {
+		v.fix = r.Fix
+	}
 	return v
 }
 
@@ -757,6 +762,10 @@ func (g *lockGraph) lockDiagnostic(so *siteOf, v verdict, noRetry bool) analysis
 		}
 	case v.pool:
 		lc.Pool = true
+		if v.fix != nil {
+			lc.Fix = "-fix runs it in the retry helper"
+			fixes = append(fixes, *v.fix)
+		}
 		if v.at != token.NoPos && v.at != so.Pos {
 			related = append(related, analysis.RelatedInformation{Pos: v.at, Message: runRelated})
 		}

@@ -283,6 +283,8 @@ type LockRun struct {
 	Unfollowed   bool
 	Pos          token.Pos
 	Via          []Pin
+	// Fix re-runs a statement run on a pool on 40001 (DSQL005's fix).
+	Fix *analysis.SuggestedFix
 }
 
 // Pin is the call at Pos, in Func, through which a query function runs a

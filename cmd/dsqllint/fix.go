@@ -17,8 +17,8 @@ import (
 // applyFixes applies the first suggested fix of every finding, to Go and
 // .sql files alike, or with -diff prints exactly what it would write. A
 // fix whose edits overlap those of a fix taken before it (in the order of
-// the findings) is left: left counts them.
-func applyFixes(fset *token.FileSet, fs []*finding, diff bool) (code, left int) {
+// the findings) is left: left counts them; applied counts the fixes taken.
+func applyFixes(fset *token.FileSet, fs []*finding, diff bool) (code, applied, left int) {
 	byFile := map[string][]fixer.Edit{}
 	for _, f := range fs {
 		if len(f.SuggestedFixes) == 0 {
@@ -40,6 +40,7 @@ func applyFixes(fset *token.FileSet, fs []*finding, diff bool) (code, left int) 
 		for name, es := range edits {
 			byFile[name] = append(byFile[name], es...)
 		}
+		applied++
 	}
 	names := make([]string, 0, len(byFile))
 	for name := range byFile {
@@ -67,7 +68,7 @@ func applyFixes(fset *token.FileSet, fs []*finding, diff bool) (code, left int) 
 			}
 		}
 	}
-	return code, left
+	return code, applied, left
 }
 
 // fixedContent is a file's content with the edits applied. A Go file

@@ -250,8 +250,9 @@ func TestFixExample(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, "../../examples/shardstore", dir)
 	root, _ := filepath.Abs("../..")
-	// The fixes import dsqllint's runtime: use this checkout of it.
-	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/shardstore\n\ngo 1.25\n\nrequire github.com/dsqllint/dsqllint v0.0.0\n\nreplace github.com/dsqllint/dsqllint => "+root+"\n"), 0o644)
+	// The fixes import dsqllint's runtime: use this checkout of it, with the
+	// go line go get leaves (dsqllint's own).
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/shardstore\n\ngo 1.25.0\n\nrequire github.com/dsqllint/dsqllint v0.0.0\n\nreplace github.com/dsqllint/dsqllint => "+root+"\n"), 0o644)
 	before := snapshot(t, dir)
 
 	out, code := run(t, dir, bin, "-fix", "-diff", "./...")

@@ -26,10 +26,11 @@ type diag struct {
 // format, the baseline and -fix.
 type result struct {
 	fset *token.FileSet
-	// fixesLeft counts the fixes -fix left because they overlap another.
-	fixesLeft int
-	analyzer  string
-	root      string // what report paths are relative to (repoRoot)
+	// fixesApplied counts the fixes -fix applied, fixesLeft those it left
+	// because they overlap another.
+	fixesApplied, fixesLeft int
+	analyzer                string
+	root                    string // what report paths are relative to (repoRoot)
 	// diags is every diagnostic in report order. A file shared by a
 	// package and its test variant is reported under both; the JSON tree
 	// keeps both, the other formats show one.

@@ -118,9 +118,18 @@ func run(a *analysis.Analyzer, args []string) int {
 		}
 		return code
 	}
-	// -fix applies the fixes that do not overlap another; those left are
-	// found again in the fixed code, and applied, in another round.
+	// -fix applies the fixes that do not overlap another; those left, and
+	// those the fixed code calls for (a lock DSQL001 made FOR UPDATE now
+	// wants DSQL005's retry), are applied in another round.
 	for round := 1; ; round++ {
+		if round > 1 && !sqlMode(fs.Args()) {
+			if err := loadable(fs.Args()); err != nil {
+				// A fix imported dsqllint's runtime, and go.mod wants
+				// go mod tidy first: what round 1 did stands.
+				fmt.Fprintf(os.Stderr, "dsqllint: the fixed packages do not load (%v): run go mod tidy, then dsqllint -fix again\n", err)
+				return code
+			}
+		}
 		if sqlMode(fs.Args()) {
 			res, code = checkSQL(a, fs.Args())
 		} else {
@@ -130,7 +139,7 @@ func run(a *analysis.Analyzer, args []string) int {
 			return exitFailure
 		}
 		code = report(res, outs, o, code)
-		if !o.fix || o.diff || res.fixesLeft == 0 || round == maxFixRounds {
+		if !o.fix || o.diff || res.fixesApplied == 0 || round == maxFixRounds {
 			if res.fixesLeft > 0 {
 				fmt.Fprintf(os.Stderr, "dsqllint: %d fixes overlap others and were not applied: run dsqllint -fix again\n", res.fixesLeft)
 			}
@@ -141,6 +150,23 @@ func run(a *analysis.Analyzer, args []string) int {
 
 // maxFixRounds bounds how many times -fix analyses and fixes again.
 const maxFixRounds = 3
+
+// loadable reports why the packages do not load, or nil.
+func loadable(patterns []string) error {
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName}, workspacePatterns(patterns)...)
+	switch {
+	case err != nil:
+		return err
+	case len(pkgs) == 0:
+		return fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
+	}
+	for _, p := range pkgs {
+		if len(p.Errors) > 0 {
+			return p.Errors[0]
+		}
+	}
+	return nil
+}
 
 // flagSet reports whether the named flag was given on the command line.
 func flagSet(fs *flag.FlagSet, name string) bool {
@@ -181,8 +207,8 @@ func report(res *result, outs []output, o options, code int) int {
 		}
 	}
 	if o.fix {
-		fixCode, left := applyFixes(res.fset, fs, o.diff)
-		res.fixesLeft = left
+		fixCode, applied, left := applyFixes(res.fset, fs, o.diff)
+		res.fixesApplied, res.fixesLeft = applied, left
 		return max(code, fixCode)
 	}
 	for _, out := range outs {

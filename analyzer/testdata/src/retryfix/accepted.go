@@ -167,36 +167,20 @@ func (s *Store) Restock(n int64) error {
 	return tx.Commit()
 }
 
-// The helper of a thousand sqlc projects: the statements are the
-// callers', on a Queries made from the transaction; a failed Rollback's
-// error, which the retry helper drops, went with the caller's.
-type Queries struct{ db *sql.Tx }
-
-func newQueries(tx *sql.Tx) *Queries { return &Queries{db: tx} }
-
-func (q *Queries) lockShow(ctx context.Context, id int64) error {
-	_, err := q.db.ExecContext(ctx, "SELECT 1 FROM shows WHERE id = $1 FOR UPDATE", id) // want `DSQL005 .* \(-fix runs the transaction of \(\*retryfix.Store\).execTx in the retry helper\)`
+// Locks run on the pool, each its own transaction: the statement is
+// re-run by the runtime.
+func (s *Store) ClaimOne(ctx context.Context, name string) error {
+	_, err := s.db.ExecContext(ctx, "SELECT 1 FROM queue_heads WHERE name = $1 FOR UPDATE", name) // want `DSQL005 .*outside any transaction.* \(-fix runs it in the retry helper\)`
 	return err
 }
 
-func (s *Store) execTx(ctx context.Context, fn func(*Queries) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	q := newQueries(tx)
-	err = fn(q)
-	if err != nil {
-		if rbErr := tx.Rollback(); rbErr != nil {
-			return fmt.Errorf("tx err: %v, rb err: %v", err, rbErr)
-		}
-		return err
-	}
-	return tx.Commit()
+func (s *Store) NextID(ctx context.Context, queue string) (int64, error) {
+	var id int64
+	err := s.db.QueryRowContext(ctx, "SELECT head FROM queue_heads WHERE name = $1 FOR UPDATE", queue).Scan(&id) // want `DSQL005 .*outside any transaction.* \(-fix runs it in the retry helper\)`
+	return id, err
 }
 
-func (s *Store) Close(ctx context.Context, id int64) error {
-	return s.execTx(ctx, func(q *Queries) error {
-		return q.lockShow(ctx, id)
-	})
+func (s *Store) ClaimPGX(ctx context.Context, id int64) error {
+	_, err := s.pool.Exec(ctx, "SELECT 1 FROM queue_heads WHERE id = $1 FOR UPDATE", id) // want `DSQL005 .*outside any transaction.* \(-fix runs it in the retry helper\)`
+	return err
 }
