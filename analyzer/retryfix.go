@@ -607,15 +607,8 @@ func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, t
 		}
 	}
 	var stack []ast.Node
+	// visit judges n, atop stack; false when the rewrite is not exact.
 	visit := func(n ast.Node) bool {
-		if why != "" {
-			return false
-		}
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		stack = append(stack, n)
 		switch s := n.(type) {
 		case *ast.GoStmt:
 			why = fmt.Sprintf("a goroutine starts at line %d, between Begin and Commit", line(s))
@@ -638,9 +631,9 @@ func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, t
 		case *ast.SendStmt:
 			why = fmt.Sprintf("line %d sends on a channel between Begin and Commit", line(s))
 		case *ast.AssignStmt:
-			why = c.outerAssign(s.Lhs, s.Rhs, s.Tok, inside, line)
+			why = c.outerAssign(s.Lhs, s.Rhs, s.Tok, inside, line, "before Begin")
 		case *ast.IncDecStmt:
-			why = c.outerAssign([]ast.Expr{s.X}, nil, s.Tok, inside, line)
+			why = c.outerAssign([]ast.Expr{s.X}, nil, s.Tok, inside, line, "before Begin")
 		}
 		return why == ""
 	}
@@ -651,11 +644,19 @@ func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, t
 	for _, st := range visited {
 		stack = stack[:0]
 		ast.Inspect(st, func(n ast.Node) bool {
-			ok := visit(n)
-			if !ok && n != nil {
-				stack = stack[:len(stack)-1] // Inspect sends no nil for a node it does not enter
+			switch {
+			case n == nil:
+				stack = stack[:len(stack)-1]
+				return true
+			case why != "":
+				return false
 			}
-			return ok
+			stack = append(stack, n)
+			if !visit(n) {
+				stack = stack[:len(stack)-1] // (Inspect sends no nil for a node it does not enter)
+				return false
+			}
+			return true
 		})
 		if why != "" {
 			return nil, nil, why
@@ -880,9 +881,9 @@ func (c *checker) bodyRepeatable(fd *ast.FuncDecl, visiting map[*types.Func]bool
 		case *ast.SendStmt:
 			why = fmt.Sprintf("sends on a channel (line %d)", line(s))
 		case *ast.AssignStmt:
-			why = c.outerAssign(s.Lhs, s.Rhs, s.Tok, inside, line)
+			why = c.outerAssign(s.Lhs, s.Rhs, s.Tok, inside, line, "outside it")
 		case *ast.IncDecStmt:
-			why = c.outerAssign([]ast.Expr{s.X}, nil, s.Tok, inside, line)
+			why = c.outerAssign([]ast.Expr{s.X}, nil, s.Tok, inside, line, "outside it")
 		case *ast.CallExpr:
 			if tv, ok := info.Types[s.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
 				why = c.builtinRepeatable(s, inside, line)
@@ -999,7 +1000,7 @@ func derefType(t types.Type) types.Type {
 // outerAssign judges an assignment a retry would repeat: overwriting a
 // variable declared before Begin is harmless (the last attempt's value
 // stays), adding to one is not (x += 1, x++, x = append(x, ...)).
-func (c *checker) outerAssign(lhs, rhs []ast.Expr, tok token.Token, inside func(types.Object) bool, line func(ast.Node) int) string {
+func (c *checker) outerAssign(lhs, rhs []ast.Expr, tok token.Token, inside func(types.Object) bool, line func(ast.Node) int, outside string) string {
 	info := c.pass.TypesInfo
 	for _, l := range lhs {
 		root := rootIdent(l)
@@ -1020,7 +1021,7 @@ func (c *checker) outerAssign(lhs, rhs []ast.Expr, tok token.Token, inside func(
 			})
 		}
 		if accumulates {
-			return fmt.Sprintf("line %d adds to %s, declared before Begin: a retry would add again", line(l), root.Name)
+			return fmt.Sprintf("line %d adds to %s, declared %s: a retry would add again", line(l), root.Name, outside)
 		}
 	}
 	return ""

@@ -131,3 +131,25 @@ func (h *Held) Sharded(ctx context.Context, s *shards) error {
 	}
 	return tx.Commit()
 }
+
+var touched int
+
+func touch(v int64) int64 { touched++; return v }
+
+// A refusal found early in a statement whose later parts are judged no
+// more.
+func (h *Held) Sums(ctx context.Context, a, b, c int64) (int64, error) {
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "SELECT 1 FROM t WHERE id = 6 FOR UPDATE"); err != nil { // want `DSQL005 .* \(no -fix: line 150 calls touch, which line 137 adds to touched, declared outside it: a retry would add again\)`
+		return 0, err
+	}
+	sum := touch(a) + touch(b) + touch(c) + int64(len(fmt.Sprint(a, b, c)))
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	return sum, nil
+}
