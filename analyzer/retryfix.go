@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"sort"
@@ -10,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/dsqllint/dsqllint/sqlparse"
 	"github.com/dsqllint/dsqllint/txflow"
 )
 
@@ -607,16 +609,39 @@ func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, t
 		}
 	}
 	var stack []ast.Node
+	writes := c.writes(body, tx, params)
 	// visit judges n, atop stack; false when the rewrite is not exact.
 	visit := func(n ast.Node) bool {
 		switch s := n.(type) {
 		case *ast.GoStmt:
 			why = fmt.Sprintf("a goroutine starts at line %d, between Begin and Commit", line(s))
 		case *ast.DeferStmt:
-			why = fmt.Sprintf("work is deferred at line %d, between Begin and Commit", line(s))
+			// rows.Close() and its kin: in the closure they run at the end
+			// of each attempt, before the helper commits.
+			if w, need := c.callRepeatable(s.Call, tx, params, line); w != "" || need != nil || !c.readsResult(s.Call) {
+				why = fmt.Sprintf("work is deferred at line %d, between Begin and Commit", line(s))
+			}
 		case *ast.ReturnStmt:
-			if len(stack) > 1 && !inFuncLit(stack) && !void && len(s.Results) == 2 && !isNilIdent(s.Results[1]) && !isZeroValue(info, s.Results[0]) {
+			if inFuncLit(stack) || s == last {
+				break
+			}
+			switch {
+			case !void && len(s.Results) == 2 && !isNilIdent(s.Results[1]) && !isZeroValue(info, s.Results[0]):
 				why = fmt.Sprintf("line %d returns a value with an error, and the helper returns the zero value then", line(s))
+			case len(s.Results) > 0 && isNilIdent(s.Results[len(s.Results)-1]):
+				// Without Commit the function rolled back: the helper
+				// would commit what was written before, unless that wrote
+				// nothing.
+				var before []*ast.CallExpr
+				for _, w := range writes {
+					if w.Pos() < s.Pos() {
+						before = append(before, w)
+					}
+				}
+				if len(before) > 0 && !(len(before) == 1 && c.wroteNothing(stack, before[0], body)) {
+					why = fmt.Sprintf("line %d returns without an error before the Commit, after line %d may have written: the helper would commit that write, which the function rolls back",
+						line(s), line(before[0]))
+				}
 			}
 		case *ast.Ident:
 			if info.Uses[s] == tx && !inDropped(stack, drop) {
@@ -640,6 +665,11 @@ func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, t
 	visited := append([]ast.Stmt{}, body...)
 	if !c.isReturnTxCommit(last, tx) {
 		visited = append(visited, last)
+		// After the Commit the function may only succeed: an error there
+		// would make the helper roll back what the function committed.
+		if r := last.(*ast.ReturnStmt); len(r.Results) == 0 || !isNilIdent(r.Results[len(r.Results)-1]) {
+			return nil, nil, fmt.Sprintf("line %d returns an error after the Commit, and the helper would roll back instead", line(last))
+		}
 	}
 	for _, st := range visited {
 		stack = stack[:0]
@@ -666,6 +696,141 @@ func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, t
 		return nil, nil, "the transaction is used after its Commit"
 	}
 	return dropped, needs, ""
+}
+
+// writes are the calls by which the statements may write: a statement
+// on the transaction that is no SELECT of a constant text, a function the
+// transaction is handed to, the helper's fn.
+func (c *checker) writes(body []ast.Stmt, tx types.Object, params map[types.Object]bool) []*ast.CallExpr {
+	info := c.pass.TypesInfo
+	var calls []*ast.CallExpr
+	note := func(call *ast.CallExpr) { calls = append(calls, call) }
+	for _, st := range body {
+		ast.Inspect(st, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok && info.Uses[id] == tx {
+					if !strings.HasPrefix(sel.Sel.Name, "Query") || !c.selectText(call) {
+						note(call)
+					}
+					return true
+				}
+			}
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && params[info.Uses[id]] {
+				note(call)
+				return true
+			}
+			for _, a := range call.Args {
+				if id, ok := ast.Unparen(a).(*ast.Ident); ok && info.Uses[id] == tx {
+					note(call)
+				}
+			}
+			return true
+		})
+	}
+	return calls
+}
+
+// wroteNothing reports whether a return, after the one write before it,
+// is reached only when that write changed no row: it sits in the branch
+// of `n == 0` where n is the write's RowsAffected (res.RowsAffected(), or
+// a variable assigned from it).
+func (c *checker) wroteNothing(stack []ast.Node, write *ast.CallExpr, body []ast.Stmt) bool {
+	info := c.pass.TypesInfo
+	// the write's result variable
+	var res types.Object
+	for _, st := range body {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if a, ok := n.(*ast.AssignStmt); ok && len(a.Rhs) == 1 && a.Rhs[0] == write && len(a.Lhs) > 0 {
+				if id, ok := a.Lhs[0].(*ast.Ident); ok {
+					res = info.ObjectOf(id)
+				}
+			}
+			return res == nil
+		})
+	}
+	if res == nil {
+		return false
+	}
+	rowsAffected := func(e ast.Expr) bool {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		id, ok := sel.X.(*ast.Ident)
+		return ok && sel.Sel.Name == "RowsAffected" && info.Uses[id] == res
+	}
+	counts := func(e ast.Expr) bool {
+		if rowsAffected(e) {
+			return true
+		}
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		obj := info.Uses[id]
+		found := false
+		for _, st := range body {
+			ast.Inspect(st, func(n ast.Node) bool {
+				if a, ok := n.(*ast.AssignStmt); ok && len(a.Rhs) == 1 && rowsAffected(a.Rhs[0]) && len(a.Lhs) > 0 {
+					if l, ok := a.Lhs[0].(*ast.Ident); ok && info.ObjectOf(l) == obj {
+						found = true
+					}
+				}
+				return !found
+			})
+		}
+		return found
+	}
+	for i := len(stack) - 1; i > 0; i-- {
+		is, ok := stack[i-1].(*ast.IfStmt)
+		if !ok || stack[i] != is.Body {
+			continue
+		}
+		bin, ok := ast.Unparen(is.Cond).(*ast.BinaryExpr)
+		if !ok || bin.Op != token.EQL {
+			continue
+		}
+		zero := func(e ast.Expr) bool { l, ok := ast.Unparen(e).(*ast.BasicLit); return ok && l.Value == "0" }
+		if zero(bin.Y) && counts(bin.X) || zero(bin.X) && counts(bin.Y) {
+			return true
+		}
+	}
+	return false
+}
+
+// selectText reports a query call whose text (its first constant string
+// argument) is a SELECT that changes no data.
+func (c *checker) selectText(call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if f, ok := ast.Unparen(a).(*ast.CallExpr); ok && len(f.Args) > 0 {
+			if fn, _, ok := calleeOf(c.pass.TypesInfo, f); ok && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" {
+				a = f.Args[0] // the format: the statement with its holes
+			}
+		}
+		tv, ok := c.pass.TypesInfo.Types[a]
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+			continue
+		}
+		script := sqlparse.Parse(constant.StringVal(tv.Value))
+		if len(script.Stmts) == 0 {
+			return false
+		}
+		for _, st := range script.Stmts {
+			if st.Kind != sqlparse.KindSelect || st.Write != nil {
+				return false // a write, or a CTE that writes
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func inFuncLit(stack []ast.Node) bool {
@@ -816,6 +981,13 @@ func (c *checker) funcRepeatable(fn *types.Func, visiting map[*types.Func]bool) 
 	}
 	c.effects[fn] = funcEffects{why, needs}
 	return why, needs
+}
+
+// readsResult reports a method call on a statement's result (rows.Close,
+// stmt.Close): what may be deferred in the closure.
+func (c *checker) readsResult(call *ast.CallExpr) bool {
+	fn, _, ok := calleeOf(c.pass.TypesInfo, call)
+	return ok && fn.Type().(*types.Signature).Recv() != nil && pureCall(fn)
 }
 
 // errorWrapper reports a function that makes an error of an error:

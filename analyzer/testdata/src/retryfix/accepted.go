@@ -184,3 +184,60 @@ func (s *Store) ClaimPGX(ctx context.Context, id int64) error {
 	_, err := s.pool.Exec(ctx, "SELECT 1 FROM queue_heads WHERE id = $1 FOR UPDATE", id) // want `DSQL005 .*outside any transaction.* \(-fix runs it in the retry helper\)`
 	return err
 }
+
+// Rows closed by a deferred call: in the closure, at the end of each
+// attempt.
+func (s *Store) Names(ctx context.Context) ([]string, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, "SELECT name FROM queue_heads WHERE id = 7 FOR UPDATE") // want `DSQL005 .* \(-fix runs the transaction of \(\*retryfix.Store\).Names in the retry helper\)`
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		names = append(names, n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return names, nil
+}
+
+// A claim that found nothing returns before the Commit: its one write
+// changed no row, so committing instead of rolling back changes nothing.
+func (s *Store) ClaimNext(ctx context.Context, worker string) (int64, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	var id int64
+	if err := tx.QueryRowContext(ctx, "SELECT id FROM queue_heads WHERE id = 9 FOR UPDATE").Scan(&id); err != nil { // want `DSQL005 .* \(-fix runs the transaction of \(\*retryfix.Store\).ClaimNext in the retry helper\)`
+		return 0, err
+	}
+	res, err := tx.ExecContext(ctx, "UPDATE queue_heads SET worker = $1 WHERE id = $2 AND worker IS NULL", worker, id)
+	if err != nil {
+		return 0, err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return 0, err
+	} else if n == 0 {
+		return 0, nil
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	return id, nil
+}

@@ -153,3 +153,46 @@ func (h *Held) Sums(ctx context.Context, a, b, c int64) (int64, error) {
 	}
 	return sum, nil
 }
+
+// An error returned after the Commit: the helper would roll back what
+// this commits.
+func (h *Held) ErrAfter(ctx context.Context) (int64, error) {
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, "SELECT n FROM t WHERE id = 7 FOR UPDATE") // want `DSQL005 .* \(no -fix: line 177 returns an error after the Commit, and the helper would roll back instead\)`
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var n int64
+	for rows.Next() {
+		n++
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	return n, rows.Err()
+}
+
+// A success returned before the Commit, after a write: the function rolls
+// the write back; the helper would commit it.
+func (h *Held) SkipAfterWrite(ctx context.Context, id int64) error {
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "UPDATE t SET n = n + 1 WHERE id = $1", id); err != nil {
+		return err
+	}
+	if id%2 == 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, "SELECT 1 FROM t WHERE id = $1 FOR UPDATE", id); err != nil { // want `DSQL005 .* \(no -fix: line 192 returns without an error before the Commit, after line 188 may have written: the helper would commit that write, which the function rolls back\)`
+		return err
+	}
+	return tx.Commit()
+}
