@@ -195,10 +195,10 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	if c.usedIn(beginErr, append(append([]ast.Stmt{}, body...), list[last:]...)) {
 		w.WriteString("var " + errID.Name + " error\n")
 	}
-	// The statements as written, less the Rollbacks before error returns
-	// (the helper rolls back when fn fails).
-	// From the line after the Begin's check or the deferred Rollback to
-	// the Commit: the statements, and the comments among them.
+	// The statements as written, with the comments among them, from the
+	// line after the Begin's check or the deferred Rollback to the Commit,
+	// less the Rollbacks before error returns (the helper rolls back when
+	// fn fails).
 	from, to := off(list[next-1].End()), off(list[commit].Pos())
 	for from < to && src[from] != '\n' {
 		from++

@@ -28,8 +28,8 @@ type LockContext struct {
 	Exec, PGX bool
 	// NoRetry says nothing in the module retries on 40001 at all.
 	NoRetry bool
-	// Fix names what -fix does ("-fix runs ReserveSeat's transaction in
-	// occ.RunTxWithRetry"); NoFix why it offers nothing.
+	// Fix names what -fix does ("-fix runs the transaction of
+	// (*Store).Reserve in the retry helper"); NoFix why it offers nothing.
 	Fix, NoFix string
 }
 
