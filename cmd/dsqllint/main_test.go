@@ -538,3 +538,24 @@ func TestFixRetryRewrite(t *testing.T) {
 		t.Error("a second -fix changed files")
 	}
 }
+
+// TestFixStopsWhenTheFixedCodeDoesNotLoad: a first round's fix imports
+// dsqllint's runtime into a module whose go.mod then wants go mod tidy;
+// the next round cannot load the packages, so -fix keeps what it did,
+// says what to run, and exits as the first round did.
+func TestFixStopsWhenTheFixedCodeDoesNotLoad(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "../../examples/shardstore", dir)
+	root, _ := filepath.Abs("../..")
+	// go 1.25 is older than dsqllint's go 1.25.0: once the runtime is
+	// imported, the go command wants go.mod updated.
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/shardstore\n\ngo 1.25\n\nrequire github.com/dsqllint/dsqllint v0.0.0\n\nreplace github.com/dsqllint/dsqllint => "+root+"\n"), 0o644)
+	before := snapshot(t, dir)
+	out, code := run(t, dir, bin, "-fix", "./...")
+	if code != 0 || !strings.Contains(out, "run go mod tidy, then dsqllint -fix again") {
+		t.Fatalf("-fix: exit %d\n%s", code, out)
+	}
+	if equalMaps(before, snapshot(t, dir)) {
+		t.Error("the first round's fixes were not kept")
+	}
+}
