@@ -323,7 +323,7 @@ func Version() string {
 }
 
 // Source says which server Main started and where it came from:
-// "PostgreSQL 16.14 from /home/u/.cache/dsqllint/... (fetched ...)".
+// "PostgreSQL 16.14 from <cache>/dsqllint/... (fetched ...)".
 func Source() string {
 	if server == nil {
 		return ""
