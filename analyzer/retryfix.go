@@ -871,41 +871,30 @@ func isZeroValue(info *types.Info, e ast.Expr) bool {
 	return false
 }
 
-// txUse judges a use of the transaction: the receiver of its statements,
-// or an argument to a call (which callRepeatable judges); anything else
-// lets it escape. A sqlx transaction becomes the helper's *sql.Tx: only
-// *sql.Tx's methods and parameters will do.
+// txUse judges a use of the transaction as the receiver of its methods
+// or an argument of a call (which callRepeatable judges). A sqlx
+// transaction becomes the helper's *sql.Tx: only the methods it promotes
+// from *sql.Tx, and parameters of that type, will do.
 func (c *checker) txUse(stack []ast.Node, sqlx bool) string {
 	id := stack[len(stack)-1]
-	parent := stack[len(stack)-2]
 	line := c.pass.Fset.Position(id.Pos()).Line
-	switch p := parent.(type) {
+	switch p := stack[len(stack)-2].(type) {
 	case *ast.SelectorExpr:
-		if p.X == id && p.Sel.Name != "Commit" && p.Sel.Name != "Rollback" {
-			if sqlx && !sqlTxMethods[p.Sel.Name] {
-				return fmt.Sprintf("line %d calls sqlx's %s, which the helper's *sql.Tx does not have", line, p.Sel.Name)
-			}
-			return ""
+		if p.Sel.Name == "Commit" || p.Sel.Name == "Rollback" {
+			return fmt.Sprintf("the transaction is committed or rolled back at line %d, between Begin and Commit", line)
 		}
-		return fmt.Sprintf("the transaction is committed or rolled back at line %d, between Begin and Commit", line)
+		if sel := c.pass.TypesInfo.Selections[p]; sqlx && (sel == nil || !isNamed(sel.Obj().(*types.Func).Type().(*types.Signature).Recv().Type(), pkgSQL, "Tx", true)) {
+			return fmt.Sprintf("line %d calls sqlx's %s, which the helper's *sql.Tx does not have", line, p.Sel.Name)
+		}
 	case *ast.CallExpr:
 		for i, a := range p.Args {
-			if a != id {
-				continue
-			}
-			if sig, ok := c.pass.TypesInfo.TypeOf(p.Fun).(*types.Signature); sqlx && ok && i < sig.Params().Len() && !isNamed(sig.Params().At(i).Type(), pkgSQL, "Tx", true) {
+			if sig, ok := c.pass.TypesInfo.TypeOf(p.Fun).(*types.Signature); a == id && sqlx && ok && i < sig.Params().Len() && !isNamed(sig.Params().At(i).Type(), pkgSQL, "Tx", true) {
 				return fmt.Sprintf("line %d hands the sqlx transaction to a function that wants more than *sql.Tx", line)
 			}
-			return "" // the call itself is judged by callRepeatable
 		}
 	}
-	return fmt.Sprintf("the transaction escapes at line %d (stored, returned or handed on)", line)
+	return "" // any other use is an escape, refused before (escapes)
 }
-
-// sqlTxMethods are *sql.Tx's methods: all a sqlx transaction may use to
-// be run as the helper's *sql.Tx.
-var sqlTxMethods = map[string]bool{"Exec": true, "ExecContext": true, "Prepare": true, "PrepareContext": true, "Query": true,
-	"QueryContext": true, "QueryRow": true, "QueryRowContext": true, "Stmt": true, "StmtContext": true}
 
 // callRepeatable judges a call a retry would repeat: statements on the
 // transaction, reading their results, computation that changes nothing
