@@ -204,18 +204,14 @@ func (c *checker) execCASFix(q *queryCall) (fix *analysis.SuggestedFix, pkg stri
 	default:
 		return nil, ""
 	}
-	src := c.source(q.call.Pos())
-	if src == nil {
+	if c.source(q.call.Pos()) == nil {
 		return nil, ""
-	}
-	text := func(n ast.Node) string {
-		return string(src[c.pass.Fset.Position(n.Pos()).Offset:c.pass.Fset.Position(n.End()).Offset])
 	}
 	file := c.fileOf(q.call.Pos())
 	name, importEdit := c.importName(file, pkg, name)
-	args := []string{text(q.call.Args[0]), text(sel.X)}
+	args := []string{c.text(q.call.Args[0]), c.text(sel.X)}
 	for _, a := range q.call.Args[1:] {
-		args = append(args, text(a))
+		args = append(args, c.text(a))
 	}
 	call := name + ".ExecCAS(" + strings.Join(args, ", ")
 	if q.call.Ellipsis.IsValid() {

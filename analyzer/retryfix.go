@@ -156,30 +156,12 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 		txType, txPkg, txName = "%s.Tx", pkgPGX, "pgx"
 	}
 	var edits []analysis.TextEdit
-	imports := func(path, name string) (string, bool) {
-		name, imp := c.importName(file, path, name)
-		if imp == nil {
-			return name, true
-		}
-		for i, e := range edits {
-			if e.Pos != imp.Pos {
-				continue
-			}
-			if e.Pos != e.End || imp.Pos != imp.End {
-				return "", false // two rewrites of one import declaration
-			}
-			edits[i].NewText = append(edits[i].NewText, imp.NewText...) // both after one import
-			return name, true
-		}
-		edits = append(edits, *imp)
-		return name, true
-	}
-	name, ok1 := imports(pkg, name)
-	txName, ok2 := imports(txPkg, txName)
+	name, ok1 := c.addImport(file, &edits, pkg, name)
+	txName, ok2 := c.addImport(file, &edits, txPkg, txName)
 	ok3 := true
 	if ctxText == "context.Background()" {
 		var ctxName string
-		ctxName, ok3 = imports("context", "context")
+		ctxName, ok3 = c.addImport(file, &edits, "context", "context")
 		ctxText = ctxName + ".Background()"
 	}
 	if !ok1 || !ok2 || !ok3 {
@@ -258,6 +240,29 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 		pkg:   pkg,
 		needs: needs,
 	}
+}
+
+// addImport is importName for a fix that may add several imports: the
+// edit joins edits, an insertion after the same import as another one
+// merged into it so that the edits never overlap. ok is false when two
+// would rewrite one import declaration.
+func (c *checker) addImport(file *ast.File, edits *[]analysis.TextEdit, path, name string) (string, bool) {
+	name, imp := c.importName(file, path, name)
+	if imp == nil {
+		return name, true
+	}
+	for i, e := range *edits {
+		if e.Pos != imp.Pos {
+			continue
+		}
+		if e.Pos != e.End || imp.Pos != imp.End {
+			return "", false
+		}
+		(*edits)[i].NewText = append((*edits)[i].NewText, imp.NewText...)
+		return name, true
+	}
+	*edits = append(*edits, *imp)
+	return name, true
 }
 
 // escapes returns where the transaction is used other than as the
@@ -1236,10 +1241,7 @@ func (c *checker) statementRetry(q *queryCall, pgx bool) *analysis.SuggestedFix 
 		return nil
 	}
 	var edits []analysis.TextEdit
-	name, imp := c.importName(file, pkg, name)
-	if imp != nil {
-		edits = append(edits, *imp)
-	}
+	name, _ = c.addImport(file, &edits, pkg, name) // (the first import always fits)
 	ctx, recv := c.text(q.call.Args[0]), c.text(sel.X)
 	switch sel.Sel.Name {
 	case exec:
@@ -1250,16 +1252,9 @@ func (c *checker) statementRetry(q *queryCall, pgx bool) *analysis.SuggestedFix 
 		if scan == nil || usesName(q.call, "tx") {
 			return nil
 		}
-		txName, imp2 := c.importName(file, txPkg, txName)
-		if imp2 != nil {
-			if imp != nil && imp2.Pos == imp.Pos {
-				if imp.Pos != imp.End || imp2.Pos != imp2.End {
-					return nil
-				}
-				edits[0].NewText = append(edits[0].NewText, imp2.NewText...)
-			} else {
-				edits = append(edits, *imp2)
-			}
+		txName, ok := c.addImport(file, &edits, txPkg, txName)
+		if !ok {
+			return nil
 		}
 		open := fmt.Sprintf("%s.RunTxWithRetryVoid(%s, %s, func(tx %s) error { return tx.%s", name, ctx, recv, fmt.Sprintf(txType, txName), queryRow)
 		edits = append(edits,

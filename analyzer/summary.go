@@ -1089,8 +1089,8 @@ func pointerTypes(pkg *types.Package) []*types.Pointer {
 	return out
 }
 
-// summarizeRepeatable records the package's functions a retry may run
-// again (DSQL005's fix, where another package's transaction calls them),
+// summarizeRepeatable records the package's exported functions a retry
+// may run again (DSQL005's fix, where another package's transaction calls them),
 // with the functions of other packages they rest on.
 func (c *checker) summarizeRepeatable(s *txflow.Summary) {
 	if !s.Enabled {
@@ -1098,7 +1098,9 @@ func (c *checker) summarizeRepeatable(s *txflow.Summary) {
 	}
 	fns := make([]*types.Func, 0, len(c.funcs))
 	for fn := range c.funcs {
-		fns = append(fns, fn)
+		if fn.Exported() { // (another package calls nothing else)
+			fns = append(fns, fn)
+		}
 	}
 	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
 	for _, fn := range fns {
