@@ -99,14 +99,7 @@ func settle(t *testing.T, p *proxied, admin *pgx.Conn, before int) {
 func TestProxyClientDisconnectsMidTransaction(t *testing.T) {
 	ctx := context.Background()
 	_, dsn := open(t, dsqlcheck.New())
-	admin, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	if _, err := admin.Exec(ctx, "CREATE TABLE gone (id int PRIMARY KEY)"); err != nil {
-		t.Fatal(err)
-	}
+	admin := adminConn(t, dsn, "CREATE TABLE gone (id int PRIMARY KEY)")
 	before := runtime.NumGoroutine() + 1 // (the proxy's Serve)
 	p := serveProxy(t, dsqlcheck.New(dsqlcheck.WithReject()), dsn)
 	for i := 0; i < 20; i++ {
@@ -154,14 +147,7 @@ func TestProxyUpstreamRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	admin, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := admin.Exec(ctx, "CREATE TABLE restart (worker int, seq int, PRIMARY KEY (worker, seq))"); err != nil {
-		t.Fatal(err)
-	}
-	admin.Close(ctx)
+	adminConn(t, dsn, "CREATE TABLE restart (worker int, seq int, PRIMARY KEY (worker, seq))").Close(ctx)
 	before := runtime.NumGoroutine() + 1
 	p := serveProxy(t, dsqlcheck.New(dsqlcheck.WithReject()), dsn)
 
@@ -239,11 +225,7 @@ func TestProxyUpstreamRestart(t *testing.T) {
 		t.Errorf("no client heard of the restart")
 	}
 
-	admin, err = pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
+	admin := adminConn(t, dsn)
 	rows, err := admin.Query(ctx, "SELECT worker, seq FROM restart")
 	if err != nil {
 		t.Fatal(err)
@@ -281,6 +263,24 @@ func TestProxyUpstreamRestart(t *testing.T) {
 // and holds them until stdin closes. The proxy's memory is then measured
 // in its own process alone.
 const idleClientsEnv = "DSQLCHECK_TEST_IDLE_CLIENTS"
+
+// adminConn is a connection straight to the server (no checker), closed
+// when the test ends, that has run stmts.
+func adminConn(t *testing.T, dsn string, stmts ...string) *pgx.Conn {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(ctx) })
+	for _, q := range stmts {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return conn
+}
 
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(idleClientsEnv); spec != "" {

@@ -287,7 +287,8 @@ func (k *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	}
 	v := k.c.check(query)
 	if v.asyncDDL != "" && !waitForJob.MatchString(query) {
-		// DSQL answers CREATE INDEX ASYNC with its job's id.
+		// DSQL answers CREATE INDEX ASYNC and ALTER TABLE ASYNC with their
+		// job's id.
 		if _, err := k.exec(ctx, query, func(text string) (driver.Result, error) {
 			if e, ok := k.base.(driver.ExecerContext); ok {
 				return e.ExecContext(ctx, text, args)
@@ -296,9 +297,9 @@ func (k *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 		}); err != nil {
 			return nil, err
 		}
-		id := asyncJob(query)
-		if id == "" { // ALTER TABLE ASYNC (exec recorded its job)
-			id = hashID(query)
+		id, _ := jobOf(query) // (exec recorded an ALTER TABLE ASYNC's job)
+		if id == "" {
+			id = hashID(query) // several statements
 		}
 		return &oneRow{col: "job_id", val: id}, nil
 	}

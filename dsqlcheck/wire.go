@@ -426,20 +426,15 @@ func (s *wireSession) translate(p *part, alone bool, e *expect) string {
 	case waitForJob.MatchString(p.sql):
 		return waitForJobPG(p.sql)
 	case v.asyncDDL != "":
-		if id := asyncJob(p.sql); id != "" && alone {
-			// DSQL answers with the build's job id.
-			e.dropTags = 1
-			e.tag = map[string]string{"SELECT 1": "CREATE INDEX"}
-			return v.asyncDDL + "; SELECT " + sqlString(id) + "::text AS job_id"
+		id, tag := jobOf(p.sql)
+		if tag == "ALTER TABLE" {
+			s.c.recordJob(p.sql, "") // its failure comes as a warning (serverLoop)
 		}
-		if asyncAlter.MatchString(p.sql) {
-			// A job: its failure comes as a warning (serverLoop).
-			id := s.c.recordJob(p.sql, "")
-			if alone {
-				e.dropTags = 1
-				e.tag = map[string]string{"SELECT 1": "ALTER TABLE"}
-				return v.asyncDDL + "; SELECT " + sqlString(id) + "::text AS job_id"
-			}
+		if id != "" && alone {
+			// DSQL answers with the job's id.
+			e.dropTags = 1
+			e.tag = map[string]string{"SELECT 1": tag}
+			return v.asyncDDL + "; " + jobIDQuery(id)
 		}
 		return v.asyncDDL
 	case len(v.dropColumns) > 0 && alone && s.c.reject && s.c.cfg.Enabled("DSQL108"):
@@ -462,12 +457,9 @@ func (s *wireSession) parse(m *pgproto3.Parse) error {
 	pt := part{sql: m.Query, v: v}
 	e := &expect{}
 	text := s.translate(&pt, false, e)
-	if id := asyncJob(m.Query); id != "" {
-		p.job, text = text, "SELECT "+sqlString(id)+"::text AS job_id"
-		p.tag = map[string]string{"SELECT 1": "CREATE INDEX"}
-	} else if asyncAlter.MatchString(m.Query) {
-		p.job, text = text, "SELECT "+sqlString(hashID(m.Query))+"::text AS job_id"
-		p.tag = map[string]string{"SELECT 1": "ALTER TABLE"}
+	if id, tag := jobOf(m.Query); id != "" {
+		p.job, text = text, jobIDQuery(id)
+		p.tag = map[string]string{"SELECT 1": tag}
 	} else if len(v.dropColumns) > 0 && s.c.reject && s.c.cfg.Enabled("DSQL108") {
 		text = keyGuarded(m.Query, v, s.keyMarks(m.Query))
 		p.tag = map[string]string{"DO": "ALTER TABLE"}

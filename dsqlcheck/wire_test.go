@@ -327,14 +327,7 @@ func TestProxyLoad(t *testing.T) {
 	ctx := context.Background()
 	before := runtime.NumGoroutine()
 	_, dsn := open(t, dsqlcheck.New())
-	setup, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer setup.Close(ctx)
-	if _, err := setup.Exec(ctx, "CREATE TABLE load (worker int, seq int, PRIMARY KEY (worker, seq))"); err != nil {
-		t.Fatal(err)
-	}
+	setup := adminConn(t, dsn, "CREATE TABLE load (worker int, seq int, PRIMARY KEY (worker, seq))")
 
 	c := dsqlcheck.New(dsqlcheck.WithReject())
 	proxy, err := c.NewProxy(dsn)

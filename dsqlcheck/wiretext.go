@@ -44,6 +44,21 @@ func asyncJob(text string) string {
 	return hashID(schema + "." + unquoteIdent(m[1]))
 }
 
+// jobOf returns the id of the job DSQL answers a statement with, and the
+// statement's command tag ("" when it starts none).
+func jobOf(text string) (id, tag string) {
+	if id := asyncJob(text); id != "" {
+		return id, "CREATE INDEX"
+	}
+	if asyncAlter.MatchString(text) {
+		return hashID(text), "ALTER TABLE"
+	}
+	return "", ""
+}
+
+// jobIDQuery answers with a job id, as DSQL's job-starting statements do.
+func jobIDQuery(id string) string { return "SELECT " + sqlString(id) + "::text AS job_id" }
+
 // hashID is a job id made from a name: its MD5 written as a UUID, the
 // form DSQL's job ids have, which sysJobs computes alike on the server
 // (md5(name)::uuid).
