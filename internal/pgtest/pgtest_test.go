@@ -55,14 +55,7 @@ func TestServerLifecycle(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	dsn, err := s.CreateDatabase(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgconn.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dsn, conn := connectNew(t, s)
 	res := conn.ExecParams(ctx, "SHOW default_transaction_isolation", nil, nil, nil, nil).Read()
 	conn.Close(ctx)
 	if res.Err != nil {
@@ -119,14 +112,7 @@ func TestServerRestart(t *testing.T) {
 	}
 	defer s.Stop()
 	ctx := context.Background()
-	dsn, err := s.CreateDatabase(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgconn.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dsn, conn := connectNew(t, s)
 	if _, err := conn.Exec(ctx, "CREATE TABLE kept (id int); INSERT INTO kept VALUES (1)").ReadAll(); err != nil {
 		t.Fatal(err)
 	}
@@ -149,4 +135,19 @@ func TestServerRestart(t *testing.T) {
 	if _, err := s.CreateDatabase(ctx); err != nil {
 		t.Errorf("CreateDatabase after the restart: %v", err)
 	}
+}
+
+// connectNew makes a database on s and connects to it.
+func connectNew(t *testing.T, s *Server) (string, *pgconn.PgConn) {
+	t.Helper()
+	ctx := context.Background()
+	dsn, err := s.CreateDatabase(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgconn.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dsn, conn
 }
