@@ -228,6 +228,8 @@ type checker struct {
 	constReturns map[*types.Func][]ast.Expr
 	// queries, begins and flow findings feed the Go-flow rules.
 	queries []*queryCall
+	// scripts are the package's SQL texts as parsed.
+	scripts map[*Text]*sqlparse.Script
 	begins  []*beginCall
 	// sinkQueries are the calls of the package's own query functions
 	// (sinks.go).
@@ -368,6 +370,7 @@ func (c *checker) lint(texts []*Text) {
 	for _, p := range parsed {
 		scripts[p.text] = p.script
 	}
+	c.scripts = scripts
 	c.flow(scripts)
 	c.summary = c.summarize(scripts, parsed)
 	// A literal clause is also a text of its own when a builder's rendering

@@ -3,7 +3,6 @@ package analyzer
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"sort"
@@ -811,21 +810,15 @@ func (c *checker) wroteNothing(stack []ast.Node, write *ast.CallExpr, body []ast
 	return false
 }
 
-// selectText reports a query call whose text (its first constant string
-// argument) is a SELECT that changes no data.
+// selectText reports a query call whose text, as the package's analysis
+// parsed it, is a SELECT that changes no data.
 func (c *checker) selectText(call *ast.CallExpr) bool {
-	for _, a := range call.Args {
-		if f, ok := ast.Unparen(a).(*ast.CallExpr); ok && len(f.Args) > 0 {
-			if fn, _, ok := calleeOf(c.pass.TypesInfo, f); ok && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" {
-				a = f.Args[0] // the format: the statement with its holes
-			}
-		}
-		tv, ok := c.pass.TypesInfo.Types[a]
-		if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+	for _, q := range c.queries {
+		if q.call != call {
 			continue
 		}
-		script := sqlparse.Parse(constant.StringVal(tv.Value))
-		if len(script.Stmts) == 0 {
+		script := c.scripts[q.text]
+		if script == nil || len(script.Stmts) == 0 {
 			return false
 		}
 		for _, st := range script.Stmts {
