@@ -247,8 +247,8 @@ type checker struct {
 	funcArgs    []funcArg
 	varCalls    []varCall
 	implicit    []implicitCall
-	// ormLocks are FOR UPDATE locks spelled as Go (gorm clause.Locking,
-	// goqu and ent ForUpdate, bun For("UPDATE")), and lockFragments the
+	// ormLocks are row locks spelled as Go (gorm clause.Locking, goqu and
+	// ent ForUpdate/ForShare, bun For("UPDATE")), and lockFragments the
 	// bare lock clauses (" FOR UPDATE") code appends to queries: lock
 	// sites when no query text the package runs holds them.
 	ormLocks      []goLock
@@ -339,8 +339,8 @@ func (c *checker) lint(texts []*Text) {
 		p := &parsedText{text: t, script: s, dirs: c.sqlDirectives(t, s)}
 		parsed = append(parsed, p)
 		for _, st := range s.Stmts {
-			if l := st.Locks; st.Fragment && !t.Ref && len(l) > 0 && l[0].Strength == sqlparse.ForUpdate {
-				c.lockFragments = append(c.lockFragments, goLock{t.Pos(l[0].Span.Start, false), t.Pos(l[0].Span.End, true), t.Scope})
+			if l := st.Locks; st.Fragment && !t.Ref && len(l) > 0 {
+				c.lockFragments = append(c.lockFragments, goLock{t.Pos(l[0].Span.Start, false), t.Pos(l[0].Span.End, true), t.Scope, l[0].Strength})
 			}
 			if t.Generated {
 				generated = append(generated, learned{t, st})

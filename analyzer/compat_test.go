@@ -182,8 +182,8 @@ func TestCompatVersionsGo(t *testing.T) {
 		version string
 		want    string // line:rule of every finding, in order
 	}{
-		{"2026-01", "11:DSQL102 11:DSQL110 12:DSQL103 13:DSQL103 14:DSQL108 15:DSQL001 16:DSQL101"},
-		{"2026-08-20", "11:DSQL110 12:DSQL103 15:DSQL001 16:DSQL101"},
+		{"2026-01", "15:DSQL005 11:DSQL102 11:DSQL110 12:DSQL103 13:DSQL103 14:DSQL108 15:DSQL001 16:DSQL101"},
+		{"2026-08-20", "15:DSQL005 11:DSQL110 12:DSQL103 15:DSQL001 16:DSQL101"},
 		{"2026-09", "16:DSQL101"},
 	} {
 		a := analyzer.New()

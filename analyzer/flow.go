@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
@@ -270,6 +271,8 @@ func (c *checker) checksConflict(n ast.Node, depth int, pending *[]string) bool 
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.BinaryExpr, *ast.CallExpr:
+			found = found || c.testsClass40(n)
 		case *ast.BasicLit:
 			found = found || n.Kind == token.STRING && (strings.Contains(n.Value, "40001") || conflictWords.MatchString(n.Value))
 		case *ast.Ident:
@@ -302,6 +305,45 @@ func (c *checker) checksConflict(n ast.Node, depth int, pending *[]string) bool 
 		return !found
 	})
 	return found
+}
+
+// testsClass40 reports a test of an SQLSTATE's class 40, transaction
+// rollback, which holds 40001: `code[:2] == "40"`,
+// `strings.HasPrefix(code, "40")`, pgerrcode.IsTransactionRollback(code).
+func (c *checker) testsClass40(n ast.Node) bool {
+	is40 := func(e ast.Expr) bool {
+		lit, ok := ast.Unparen(e).(*ast.BasicLit)
+		return ok && lit.Kind == token.STRING && (lit.Value == `"40"` || lit.Value == "`40`")
+	}
+	prefix2 := func(e ast.Expr) bool {
+		s, ok := ast.Unparen(e).(*ast.SliceExpr)
+		if !ok || s.High == nil || s.Slice3 {
+			return false
+		}
+		tv := c.pass.TypesInfo.Types[s.High]
+		lowZero := s.Low == nil
+		if s.Low != nil {
+			lv := c.pass.TypesInfo.Types[s.Low]
+			lowZero = lv.Value != nil && lv.Value.String() == "0"
+		}
+		return lowZero && tv.Value != nil && tv.Value.String() == "2"
+	}
+	switch n := n.(type) {
+	case *ast.BinaryExpr:
+		return n.Op == token.EQL && (is40(n.X) && prefix2(n.Y) || is40(n.Y) && prefix2(n.X))
+	case *ast.CallExpr:
+		fn, _ := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func)
+		if fn == nil || fn.Pkg() == nil {
+			return false
+		}
+		switch {
+		case fn.Pkg().Path() == "strings" && fn.Name() == "HasPrefix" && len(n.Args) == 2:
+			return is40(n.Args[1])
+		case fn.Name() == "IsTransactionRollback":
+			return true // jackc/pgerrcode's class 40
+		}
+	}
+	return false
 }
 
 // isPredicate reports a function that judges an error: it takes one and

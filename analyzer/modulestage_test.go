@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,19 +72,45 @@ func checkModuleWants(t *testing.T, dir string, fset *token.FileSet, diags []ana
 		}
 		return nil
 	})
-	wants := sqlWants(t, files)
+	wants := moduleWants(t, files)
 	for _, d := range diags {
 		p := fset.Position(d.Pos)
 		key := fmt.Sprintf("%s:%d", p.Filename, p.Line)
-		if re, ok := wants[key]; ok && re.MatchString(d.Message) {
-			delete(wants, key)
+		if i := slices.IndexFunc(wants[key], func(re *regexp.Regexp) bool { return re.MatchString(d.Message) }); i >= 0 {
+			wants[key] = slices.Delete(wants[key], i, i+1)
 			continue
 		}
 		t.Errorf("%s: unexpected diagnostic: %s", p, d.Message)
 	}
-	for key, re := range wants {
-		t.Errorf("%s: no diagnostic matching %s", key, re)
+	for key, res := range wants {
+		for _, re := range res {
+			t.Errorf("%s: no diagnostic matching %s", key, re)
+		}
 	}
+}
+
+// moduleWants returns the backquoted patterns of every `// want` (Go) and
+// `-- want` (SQL) marker, by file:line.
+func moduleWants(t *testing.T, files []string) map[string][]*regexp.Regexp {
+	t.Helper()
+	wants := map[string][]*regexp.Regexp{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			pats, ok := wantPatterns(line, "// want ")
+			if !ok {
+				pats, _ = wantPatterns(line, "-- want ")
+			}
+			for _, p := range pats {
+				key := fmt.Sprintf("%s:%d", f, i+1)
+				wants[key] = append(wants[key], regexp.MustCompile(p))
+			}
+		}
+	}
+	return wants
 }
 
 // TestModuleStage: a FOR UPDATE in one package on a transaction another

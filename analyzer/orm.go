@@ -23,10 +23,11 @@ const (
 	pkgBun        = "github.com/uptrace/bun"
 )
 
-// goLock is a FOR UPDATE spelled as Go, in function scope.
+// goLock is a row lock spelled as Go, in function scope.
 type goLock struct {
 	pos, end token.Pos
 	scope    ast.Node
+	strength sqlparse.Strength
 }
 
 // gormLocking checks clause.Locking{Strength: ..., Options: ...}.
@@ -44,8 +45,11 @@ func (c *checker) gormLocking(lit *ast.CompositeLit, scope ast.Node) {
 		v := strings.ToUpper(strings.TrimSpace(constant.StringVal(tv.Value)))
 		switch key.Name {
 		case "Strength":
-			if v == "UPDATE" {
-				c.ormLocks = append(c.ormLocks, goLock{kv.Value.Pos(), kv.Value.End(), scope})
+			if s, ok := gormStrengths[v]; ok || v == "UPDATE" {
+				if !ok {
+					s = sqlparse.ForUpdate
+				}
+				c.ormLocks = append(c.ormLocks, goLock{kv.Value.Pos(), kv.Value.End(), scope, s})
 			}
 			if s := c.sharedStrength(v); s != "" {
 				c.reportGo("DSQL001", kv.Value.Pos(), kv.Value.End(), "gorm clause.Locking{Strength: \""+v+"\"} renders "+s+", which "+ormShareLock,
@@ -106,8 +110,10 @@ func (c *checker) observeORM(call *ast.CallExpr, fn *types.Func, scope ast.Node)
 	}
 	if fn.Name() == "For" && strings.HasPrefix(fn.Pkg().Path(), pkgBun) && len(call.Args) == 1 {
 		// bun's q.For("UPDATE SKIP LOCKED") renders FOR UPDATE ...
-		if v := c.constString(call.Args[0]); v != nil && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(*v)), "UPDATE") {
-			c.ormLocks = append(c.ormLocks, goLock{call.Args[0].Pos(), call.Args[0].End(), scope})
+		if v := c.constString(call.Args[0]); v != nil {
+			if s, ok := bunStrength(*v); ok {
+				c.ormLocks = append(c.ormLocks, goLock{call.Args[0].Pos(), call.Args[0].End(), scope, s})
+			}
 		}
 		return
 	}
@@ -130,7 +136,9 @@ func (c *checker) observeORM(call *ast.CallExpr, fn *types.Func, scope ast.Node)
 		return
 	}
 	if strength == 0 {
-		c.ormLocks = append(c.ormLocks, goLock{sel.Sel.Pos(), sel.Sel.End(), scope})
+		c.ormLocks = append(c.ormLocks, goLock{sel.Sel.Pos(), sel.Sel.End(), scope, sqlparse.ForUpdate})
+	} else {
+		c.ormLocks = append(c.ormLocks, goLock{sel.Sel.Pos(), sel.Sel.End(), scope, strength})
 	}
 	if strength != 0 && c.settings.cfg.RejectsStrength(strength) {
 		lib := "goqu"
@@ -143,6 +151,18 @@ func (c *checker) observeORM(call *ast.CallExpr, fn *types.Func, scope ast.Node)
 	for _, a := range call.Args {
 		c.waitOption(a)
 	}
+}
+
+// bunStrength is the strength of bun's For clause ("UPDATE SKIP LOCKED",
+// "NO KEY UPDATE", "SHARE OF t").
+func bunStrength(v string) (sqlparse.Strength, bool) {
+	v = strings.ToUpper(strings.TrimSpace(v))
+	for _, s := range []sqlparse.Strength{sqlparse.ForNoKeyUpdate, sqlparse.ForKeyShare, sqlparse.ForUpdate, sqlparse.ForShare} {
+		if strings.HasPrefix(v, strings.TrimPrefix(s.String(), "FOR ")) {
+			return s, true
+		}
+	}
+	return 0, false
 }
 
 // waitOption reports goqu.NoWait / goqu.SkipLocked (and exp's) and ent's

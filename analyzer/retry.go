@@ -82,11 +82,11 @@ func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.
 			continue
 		}
 		for _, st := range p.script.Stmts {
-			l := forUpdate(st)
+			l := c.rowLock(st)
 			if l == nil {
 				continue
 			}
-			site := txflow.LockSite{Pos: t.Pos(l.Span.Start, false), End: t.Pos(l.Span.End, true), What: "SELECT ... FOR UPDATE",
+			site := txflow.LockSite{Pos: t.Pos(l.Span.Start, false), End: t.Pos(l.Span.End, true), What: lockWhat(l.Strength),
 				Test: t.Node != nil && c.inTest(t.Node.Pos())}
 			site.Quiet = c.silenced(p, st, site.Pos)
 			if t.Const != nil {
@@ -109,7 +109,7 @@ func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.
 		if sc == nil {
 			continue
 		}
-		st := slices.IndexFunc(sc.Stmts, func(st *sqlparse.Statement) bool { return forUpdate(st) != nil })
+		st := slices.IndexFunc(sc.Stmts, func(st *sqlparse.Statement) bool { return c.rowLock(st) != nil })
 		if st < 0 {
 			continue
 		}
@@ -128,8 +128,8 @@ func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.
 		if len(r.Sites) == 0 && len(r.Consts) == 0 {
 			// Assembled where it runs (a clause appended at run time, a
 			// dialect's lock): the site is the text at the call.
-			t, l := q.text, forUpdate(sc.Stmts[st])
-			site := txflow.LockSite{Pos: t.Pos(l.Span.Start, false), End: t.Pos(l.Span.End, true), What: "SELECT ... FOR UPDATE",
+			t, l := q.text, c.rowLock(sc.Stmts[st])
+			site := txflow.LockSite{Pos: t.Pos(l.Span.Start, false), End: t.Pos(l.Span.End, true), What: lockWhat(l.Strength),
 				Test: c.inTest(q.call.Pos())}
 			site.Quiet = c.suppressedAt("DSQL005", site.Pos, t.Node)
 			addSite(site)
@@ -178,7 +178,7 @@ func (c *checker) orphanLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.Scr
 	var held [][2]token.Pos // where the texts of the package's lock runs come from
 	for _, q := range c.allQueries() {
 		sc := scripts[q.text]
-		if sc == nil || !slices.ContainsFunc(sc.Stmts, func(st *sqlparse.Statement) bool { return forUpdate(st) != nil }) {
+		if sc == nil || !slices.ContainsFunc(sc.Stmts, func(st *sqlparse.Statement) bool { return c.rowLock(st) != nil }) {
 			continue
 		}
 		for _, p := range q.text.pieces {
@@ -187,10 +187,10 @@ func (c *checker) orphanLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.Scr
 		held = append(held, q.text.origins...)
 	}
 	for _, l := range append(slices.Clip(c.ormLocks), c.lockFragments...) {
-		if slices.ContainsFunc(held, func(r [2]token.Pos) bool { return r[0] <= l.pos && l.pos < r[1] }) {
+		if !c.lockSite(l.strength) || slices.ContainsFunc(held, func(r [2]token.Pos) bool { return r[0] <= l.pos && l.pos < r[1] }) {
 			continue
 		}
-		site := txflow.LockSite{Pos: l.pos, End: l.end, What: "SELECT ... FOR UPDATE", Test: c.inTest(l.pos)}
+		site := txflow.LockSite{Pos: l.pos, End: l.end, What: lockWhat(l.strength), Test: c.inTest(l.pos)}
 		site.Quiet = c.suppressedAt("DSQL005", l.pos, nil)
 		addSite(site)
 		if key, _, _ := c.scopeFunc(l.scope); key != "" {
@@ -204,18 +204,35 @@ func runKey(r txflow.LockRun) string {
 	return fmt.Sprint(r.Pos, r.Sites, r.Consts, r.Via)
 }
 
-// forUpdate returns the statement's first FOR UPDATE clause, or nil; a
-// bare clause that code appends to a query is no statement of its own.
-func forUpdate(st *sqlparse.Statement) *sqlparse.Lock {
+// rowLock returns the statement's first lock site, or nil: a FOR UPDATE,
+// or a clause DSQL rejects (FOR SHARE, FOR NO KEY UPDATE), which DSQL001's
+// fix makes a FOR UPDATE needing the same retry. A bare clause that code
+// appends to a query is no statement of its own.
+func (c *checker) rowLock(st *sqlparse.Statement) *sqlparse.Lock {
 	if st.Fragment {
 		return nil
 	}
 	for _, l := range st.Locks {
-		if l.Strength == sqlparse.ForUpdate {
+		if c.lockSite(l.Strength) {
 			return l
 		}
 	}
 	return nil
+}
+
+// lockSite reports a lock of strength s that DSQL005 judges: FOR UPDATE
+// and what DSQL001 turns into one. A FOR KEY SHARE the target accepts
+// stays what it is.
+func (c *checker) lockSite(s sqlparse.Strength) bool {
+	return s == sqlparse.ForUpdate || c.settings.cfg.RejectsStrength(s)
+}
+
+// lockWhat is how DSQL005 names a lock site of strength s.
+func lockWhat(s sqlparse.Strength) string {
+	if s == sqlparse.ForUpdate || s == 0 {
+		return "SELECT ... FOR UPDATE"
+	}
+	return "SELECT ... " + s.String() + " (FOR UPDATE once the share-lock fix applies)"
 }
 
 // silenced reports a directive that silences DSQL005 at a statement: an
@@ -364,7 +381,7 @@ func (c *checker) readModifyWrites(s *txflow.Summary, scripts map[*Text]*sqlpars
 				continue
 			}
 			for _, st := range sc.Stmts {
-				locks = locks || forUpdate(st) != nil
+				locks = locks || c.rowLock(st) != nil
 				if rmw == nil && readFirst[q.scope] && rules.IsCASWrite(c.settings.cfg, st) {
 					rmw = q
 				}

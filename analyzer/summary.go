@@ -861,7 +861,7 @@ func (c *checker) sqlcLocks(scripts map[*Text]*sqlparse.Script) map[string][2]to
 				continue
 			}
 			for _, l := range st.Locks {
-				if _, seen := out[name]; !seen && l.Strength == sqlparse.ForUpdate {
+				if _, seen := out[name]; !seen {
 					out[name] = [2]token.Pos{t.Pos(l.Span.Start, false), t.Pos(l.Span.End, true)}
 				}
 			}

@@ -1,5 +1,7 @@
 package rules
 
+import "strings"
+
 // LockWithoutRetry is DSQL005, reported by the analyzer at a FOR UPDATE
 // (or a fenced read-modify-write) that some way of running it leaves
 // outside any 40001 retry.
@@ -40,7 +42,11 @@ func LockRetryMessage(c LockContext) string {
 	case c.Begin != "":
 		where = c.What + " runs in the transaction begun at " + c.Begin
 	case c.Pool:
-		where = "this statement locks FOR UPDATE outside any transaction, so Aurora DSQL runs it as a transaction of its own"
+		lock := "FOR UPDATE"
+		if rest, ok := strings.CutPrefix(c.What, "SELECT ... "); ok {
+			lock = rest // FOR NO KEY UPDATE (FOR UPDATE once the share-lock fix applies)
+		}
+		where = "this statement locks " + lock + " outside any transaction, so Aurora DSQL runs it as a transaction of its own"
 	case c.Root != "":
 		where = c.What + " runs on the transaction " + c.Root + " is handed by its callers"
 	case c.Untraced:

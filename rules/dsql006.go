@@ -10,7 +10,9 @@ var LockWaitPolicy = register(&Rule{
 	Summary:  "NOWAIT / SKIP LOCKED never act on Aurora DSQL: nothing waits, nothing is skipped",
 	check: func(ctx *Context, st *sqlparse.Statement, report func(sqlparse.Span, string, *Fix)) {
 		for _, l := range st.Locks {
-			if l.Wait == sqlparse.WaitBlock || !locksRows(st, l) || rejectedStrength(ctx, l) {
+			// Reported beside DSQL001 too: its fix (FOR UPDATE) keeps the
+			// policy, and every problem of a statement is said at once.
+			if l.Wait == sqlparse.WaitBlock || !locksRows(st, l) {
 				continue
 			}
 			sp := l.WaitSpan
@@ -32,9 +34,3 @@ var LockWaitPolicy = register(&Rule{
 	},
 })
 
-// rejectedStrength reports a clause DSQL001 or DSQL002 already reports:
-// DSQL rejects the statement before any wait policy matters, and their fix
-// (FOR UPDATE) brings this rule's finding back if the policy stays.
-func rejectedStrength(ctx *Context, l *sqlparse.Lock) bool {
-	return ctx.Config.RejectsStrength(l.Strength)
-}

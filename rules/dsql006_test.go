@@ -10,14 +10,16 @@ func TestLockWaitPolicy(t *testing.T) {
 		{"WITH next AS (SELECT id FROM jobs WHERE id = $1 FOR UPDATE SKIP LOCKED) UPDATE jobs SET payload = $2 FROM next WHERE jobs.id = next.id", "DSQL006"},
 		{" FOR UPDATE SKIP LOCKED", "DSQL006"},
 		{"SELECT * FROM a JOIN b ON a.id = b.a_id WHERE a.id = $1 FOR UPDATE OF a NOWAIT", "DSQL006"},
-		// Negatives: no wait policy; clauses DSQL001/DSQL002 reject first;
-		// the words in strings; a SELECT without FROM.
+		// Beside DSQL001: every problem of the statement at once.
+		{"SELECT * FROM jobs WHERE id = $1 FOR SHARE SKIP LOCKED", "DSQL001,DSQL006"},
+		{"SELECT id FROM jobs WHERE state = 'ready' LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED", "DSQL001,DSQL006"},
+		// Negatives: no wait policy; the words in strings; a SELECT
+		// without FROM.
 		{"SELECT * FROM jobs WHERE id = $1 FOR UPDATE", ""},
-		{"SELECT * FROM jobs WHERE id = $1 FOR SHARE SKIP LOCKED", "DSQL001"},
 		{"SELECT 'SKIP LOCKED' FROM jobs WHERE id = $1", ""},
 		{"SELECT 1 FOR UPDATE NOWAIT", ""},
 	})
 	runCases(t, at("2026-01"), []compatCase{
-		{"SELECT * FROM jobs WHERE id = $1 FOR KEY SHARE SKIP LOCKED", "DSQL001"},
+		{"SELECT * FROM jobs WHERE id = $1 FOR KEY SHARE SKIP LOCKED", "DSQL001,DSQL006"},
 	})
 }

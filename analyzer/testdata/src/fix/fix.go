@@ -18,9 +18,9 @@ const (
 	mysql      = "SELECT range_id FROM shards WHERE shard_id = ? LOCK IN SHARE MODE"     // want `DSQL002`
 	mysqlLower = "select range_id from shards where shard_id = ? lock in\n share mode"   // want `DSQL002`
 	mysqlSplit = "SELECT range_id FROM shards WHERE shard_id = ? LOCK IN " + "SHARE MODE" // want `DSQL002`
-	skip       = "SELECT id FROM jobs WHERE id = $1 FOR SHARE SKIP LOCKED"               // want `DSQL001`
+	skip       = "SELECT id FROM jobs WHERE id = $1 FOR SHARE SKIP LOCKED"               // want `DSQL001` `DSQL006`
 )
 
 func sprintf(db *sql.DB, table string) {
-	db.Query(fmt.Sprintf("SELECT range_id FROM %s WHERE shard_id = $1 FOR SHARE", table)) // want `DSQL001`
+	db.Query(fmt.Sprintf("SELECT range_id FROM %s WHERE shard_id = $1 FOR SHARE", table)) // want `DSQL001 share-lock` `DSQL005 lock-without-retry`
 }

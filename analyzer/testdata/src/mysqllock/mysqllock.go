@@ -7,7 +7,7 @@ const lockShard = "SELECT range_id FROM shards WHERE shard_id = ? LOCK IN SHARE 
 const lockExecution = "SELECT db_record_version, next_event_id FROM executions\nWHERE shard_id = ? AND run_id = ?\nlock in\n  share mode" // want `DSQL002`
 
 func lockTaskQueue(db *sql.DB) {
-	db.Query("SELECT range_id FROM task_queues WHERE range_hash = ? AND task_queue_id = ? LOCK IN SHARE MODE", 1, 2) // want `DSQL002`
+	db.Query("SELECT range_id FROM task_queues WHERE range_hash = ? AND task_queue_id = ? LOCK IN SHARE MODE", 1, 2) // want `DSQL002` `DSQL005 lock-without-retry`
 }
 
 const suffix = " LOCK IN SHARE MODE" // want `DSQL002`

@@ -20,7 +20,7 @@ const (
 	readLockExecutionQuery  = lockExecutionQueryBase + " FOR SHARE" // want `DSQL001 share-lock: FOR SHARE is not supported by Aurora DSQL`
 )
 
-const readLockShardQuery = "SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE" // want `DSQL001 share-lock: FOR SHARE`
+const readLockShardQuery = "SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE" // want `DSQL001 share-lock: FOR SHARE` `DSQL005 lock-without-retry`
 
 const writeLockShardQuery = "SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE"
 
@@ -44,14 +44,14 @@ func inCTE(ctx context.Context, db *sql.Tx) {
 
 func placeholders(db *sqlx.DB, tx *sqlx.Tx, ctx context.Context) {
 	var v int
-	db.Get(&v, "SELECT range_id FROM shards WHERE shard_id = ? FOR SHARE", 1)                  // want `DSQL001`
+	db.Get(&v, "SELECT range_id FROM shards WHERE shard_id = ? FOR SHARE", 1)                  // want `DSQL001 share-lock` `DSQL005 lock-without-retry`
 	tx.GetContext(ctx, &v, "SELECT range_id FROM shards WHERE shard_id = :shard_id FOR SHARE") // want `DSQL001`
 	q, _, _ := sqlx.In("SELECT * FROM leases WHERE resource_id IN (?) FOR SHARE", []int{1})    // want `DSQL001`
 	_ = q
 }
 
 func pgxNamed(ctx context.Context, conn *pgx.Conn) {
-	conn.QueryRow(ctx, "SELECT range_id FROM shards WHERE shard_id = @shard_id FOR SHARE") // want `DSQL001`
+	conn.QueryRow(ctx, "SELECT range_id FROM shards WHERE shard_id = @shard_id FOR SHARE") // want `DSQL001 share-lock` `DSQL005 lock-without-retry`
 }
 
 func sprintfTable(ctx context.Context, db *sql.Tx, table string) {
@@ -60,8 +60,8 @@ func sprintfTable(ctx context.Context, db *sql.Tx, table string) {
 }
 
 func concatenation(ctx context.Context, db *sql.DB, where string) {
-	db.QueryContext(ctx, "SELECT * FROM shards WHERE "+where+" FOR SHARE") // want `DSQL001`
-	db.QueryContext(ctx, queries.LockShardBase+" FOR SHARE")               // want `DSQL001`
+	db.QueryContext(ctx, "SELECT * FROM shards WHERE "+where+" FOR SHARE") // want `DSQL001 share-lock` `DSQL005 lock-without-retry`
+	db.QueryContext(ctx, queries.LockShardBase+" FOR SHARE")               // want `DSQL001 share-lock` `DSQL005 lock-without-retry`
 	// Named constants of other packages are reported where they are declared.
 	db.QueryContext(ctx, queries.ReadLockShard)
 }
@@ -85,4 +85,11 @@ func quiet(ctx context.Context, db *sql.DB) {
 	// CQL lookalike: not SQL.
 	_ = "SELECT range_id FROM shards WHERE shard_id = ? ALLOW FILTERING"
 	_ = "SELECT 1 FOR SHARE" // locks nothing: no FROM
+}
+
+// Every problem of the statement at once: the strength DSQL rejects, the
+// wait policy that never acts, and the retry the lock needs once DSQL001's
+// fix makes it a FOR UPDATE.
+func claimNoKey(ctx context.Context, db *sql.DB) {
+	db.QueryContext(ctx, "SELECT id FROM jobs WHERE state = 'ready' LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED") // want `DSQL001 share-lock: FOR NO KEY UPDATE` `DSQL005 lock-without-retry: this statement locks` `DSQL006 lock-wait-policy: SKIP LOCKED`
 }

@@ -1,7 +1,7 @@
 -- name: ReadLockShard :one
 SELECT range_id FROM shards
 WHERE shard_id = $1
-FOR SHARE; -- want `DSQL001 share-lock: FOR SHARE`
+FOR SHARE; -- want `DSQL001 share-lock: FOR SHARE` `DSQL005 lock-without-retry: SELECT ... FOR SHARE \(FOR UPDATE once the share-lock fix`
 
 -- name: UpdateShard :exec
 UPDATE shards -- want `DSQL004 unchecked-cas: the compare-and-swap write UpdateShard is annotated :exec`
