@@ -33,4 +33,3 @@ var LockWaitPolicy = register(&Rule{
 		}
 	},
 })
-
