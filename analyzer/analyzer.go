@@ -202,8 +202,10 @@ type checker struct {
 	// effects caches what a retry repeating a call of a package function
 	// would repeat (DSQL005's fix).
 	effects map[*types.Func]funcEffects
-	// calls lists, per function, the calls it makes to package functions.
-	calls map[ast.Node][]localCall
+	// calls lists, per function, the calls it makes to package functions;
+	// callers indexes them by the function called (callersOf).
+	calls   map[ast.Node][]localCall
+	callers map[*ast.FuncDecl][]caller
 	// uses lists, per named constant, its uses as a query argument.
 	uses map[types.Object][]*Text
 	// defs maps local variables defined once to their initial value, to
@@ -271,6 +273,14 @@ type checker struct {
 	// helpers whether a function is a retry helper by its body.
 	loops   map[ast.Node]bool
 	helpers map[*ast.FuncDecl]bool
+	// constTexts are the texts named constants declare, and sqlcStmts
+	// where each query of the package's sqlc query files starts: where a
+	// statement another text runs is reported (stmtAt).
+	constTexts map[types.Object]*Text
+	sqlcStmts  map[string]token.Pos
+	// serializable are the SERIALIZABLE isolation options the package's
+	// functions set (DSQL003 weighs the guards of their transactions).
+	serializable []scopedPos
 	// directives are the //dsqllint:ignore comments of the Go files.
 	directives []*directive
 	// evalSteps counts the work of one evaluation of a query argument
@@ -306,19 +316,11 @@ type parsedText struct {
 	dirs   []*directive // -- dsqllint:ignore comments inside the SQL
 }
 
-// heldLock is a FOR UPDATE seen in a function.
-type heldLock struct {
-	pos   token.Pos
-	table string
-	keys  []string
-}
-
 func (c *checker) lint(texts []*Text) {
 	cfg := c.settings.cfg
 	fences := rules.NewFences()
 	sqlFileCfg := cfg.ForSQLFile()
 	var parsed []*parsedText
-	locks := map[ast.Node][]heldLock{}
 	type learned struct {
 		text *Text
 		st   *sqlparse.Statement
@@ -347,11 +349,6 @@ func (c *checker) lint(texts []*Text) {
 			} else {
 				toLearn = append(toLearn, learned{t, st})
 			}
-			for _, l := range st.Locks {
-				if table, keys, ok := rules.LockKeys(l); ok && t.Scope != nil {
-					locks[t.Scope] = append(locks[t.Scope], heldLock{t.Pos(l.Span.Start, false), table, keys})
-				}
-			}
 		}
 	}
 	c.onceScopes, c.migrations = migrationScopes(c.pass.Pkg.Path(), c.pass.Files, parsed)
@@ -367,11 +364,24 @@ func (c *checker) lint(texts []*Text) {
 		}
 	}
 	scripts := make(map[*Text]*sqlparse.Script, len(parsed))
+	c.constTexts, c.sqlcStmts = map[types.Object]*Text{}, map[string]token.Pos{}
 	for _, p := range parsed {
 		scripts[p.text] = p.script
+		t := p.text
+		switch {
+		case t.Const != nil && !t.Ref:
+			c.constTexts[t.Const] = t
+		case t.Node == nil:
+			for _, st := range p.script.Stmts {
+				if name, _ := sqlparse.SqlcQuery(p.script.Text, st.Span.Start); name != "" {
+					c.sqlcStmts[name] = t.Pos(st.Span.Start, false)
+				}
+			}
+		}
 	}
 	c.scripts = scripts
 	c.flow(scripts)
+	priors := c.txPriors(parsed)
 	c.summary = c.summarize(scripts, parsed)
 	// A literal clause is also a text of its own when a builder's rendering
 	// holds it (squirrel's Suffix("FOR SHARE")): one finding at its place.
@@ -383,17 +393,11 @@ func (c *checker) lint(texts []*Text) {
 	// check runs the rules (or only one) over a text and hands each
 	// finding, located and not suppressed, to report with the span of its
 	// statement; quiet, when set, hears why DSQL003 left a write alone.
-	check := func(p *parsedText, fences *rules.Fences, only *rules.Rule, report func(analysis.Diagnostic, sqlparse.Span), quiet func(sqlparse.Span, string)) {
+	check := func(p *parsedText, fences *rules.Fences, tx func(int) rules.TxView, only *rules.Rule, report func(analysis.Diagnostic, sqlparse.Span), quiet func(sqlparse.Span, string)) {
 		t := p.text
-		ctx := &rules.Context{Config: cfg, Style: p.script.Style, MaxParam: p.script.MaxParam, Fences: fences, Only: only, Quiet: quiet}
+		ctx := &rules.Context{Config: cfg, Style: p.script.Style, MaxParam: p.script.MaxParam, Fences: fences, Only: only, Quiet: quiet, Tx: tx}
 		if t.Node == nil {
 			ctx.Config = sqlFileCfg // a .sql file runs as its migration runner applies it
-		}
-		switch {
-		case t.Scope != nil:
-			ctx.LockedBefore = c.lockedBefore(locks, t)
-		case len(c.uses[t.Const]) > 0:
-			ctx.LockedBefore = c.lockedAtEveryUse(locks, c.uses[t.Const])
 		}
 		// A test's setup, and a migration the migrator runs once, write
 		// rows no other process races for.
@@ -429,7 +433,7 @@ func (c *checker) lint(texts []*Text) {
 		if p.text.Ref || p.text.Generated {
 			continue // reported at the constant's declaration, or in the query file sqlc read
 		}
-		check(p, fences, nil, func(d analysis.Diagnostic, _ sqlparse.Span) { c.pass.Report(d) }, nil)
+		check(p, fences, c.txView(priors, p.text), nil, func(d analysis.Diagnostic, _ sqlparse.Span) { c.pass.Report(d) }, nil)
 		if slices.ContainsFunc(p.script.Stmts, func(st *sqlparse.Statement) bool { return st.Write != nil }) {
 			writes = append(writes, p)
 		}
@@ -438,14 +442,15 @@ func (c *checker) lint(texts []*Text) {
 	// The module stage judges the writes again with what every package
 	// tells about fencing.
 	c.summary.Fences = fences
-	c.summary.Writes = func(module *rules.Fences) []txflow.WriteVerdict {
+	c.summary.Writes = func(module *rules.Fences, traced func(stmt token.Pos) (rules.TxView, bool)) []txflow.WriteVerdict {
 		clear(seen)
 		var out []txflow.WriteVerdict
 		for _, p := range writes {
 			verdict := func(stmt sqlparse.Span) txflow.WriteVerdict {
 				return txflow.WriteVerdict{Pos: p.text.Pos(stmt.Start, false), End: p.text.Pos(stmt.End, true)}
 			}
-			check(p, module, rules.UnfencedWrite, func(d analysis.Diagnostic, stmt sqlparse.Span) {
+			t := p.text
+			check(p, module, joinViews(c.txView(priors, t), func(off int) (rules.TxView, bool) { return traced(t.Pos(off, false)) }), rules.UnfencedWrite, func(d analysis.Diagnostic, stmt sqlparse.Span) {
 				v := verdict(stmt)
 				v.Diag = &d
 				out = append(out, v)
@@ -575,82 +580,4 @@ func (c *checker) safeCheck(ctx *rules.Context, p *parsedText) []rules.Finding {
 			c.pass.Fset.Position(p.text.Pos(pn.Span.Start, false)), pn.Rule.ID, pn.Value))
 	}
 	return fs
-}
-
-// lockedAtEveryUse answers for a constant's declaration: every function
-// that runs the constant locked the row FOR UPDATE first.
-func (c *checker) lockedAtEveryUse(locks map[ast.Node][]heldLock, uses []*Text) func(int, string, []string) bool {
-	return func(at int, table string, keys []string) bool {
-		for _, u := range uses {
-			if u.Scope == nil || !c.lockedBefore(locks, u)(at, table, keys) {
-				return false
-			}
-		}
-		return true
-	}
-}
-
-// lockedBefore answers, for statements of t, whether the same function (or
-// a package function it called earlier) locked the row FOR UPDATE first.
-func (c *checker) lockedBefore(locks map[ast.Node][]heldLock, t *Text) func(int, string, []string) bool {
-	return func(at int, table string, keys []string) bool {
-		covers := func(l heldLock) bool {
-			if l.table != table {
-				return false
-			}
-			for _, k := range l.keys {
-				if !slices.Contains(keys, k) {
-					return false
-				}
-			}
-			return true
-		}
-		// before reports a lock in scope before pos, or in a package
-		// function scope called before pos.
-		before := func(scope ast.Node, pos token.Pos) bool {
-			for _, l := range locks[scope] {
-				if l.pos < pos && covers(l) {
-					return true
-				}
-			}
-			for _, call := range c.calls[scope] {
-				if call.pos >= pos {
-					continue
-				}
-				for _, l := range locks[call.fn] {
-					if covers(l) {
-						return true
-					}
-				}
-			}
-			return false
-		}
-		if before(t.Scope, t.Pos(at, false)) {
-			return true
-		}
-		// A helper that writes, called only after its callers locked the
-		// row (the transaction handed down, or carried in the context),
-		// or called by helpers that are, three calls up.
-		var callersLocked func(scope ast.Node, depth int) bool
-		callersLocked = func(scope ast.Node, depth int) bool {
-			fd, ok := scope.(*ast.FuncDecl)
-			if !ok || depth == 0 {
-				return false
-			}
-			n := 0
-			for caller, calls := range c.calls {
-				for _, call := range calls {
-					if call.fn != fd {
-						continue
-					}
-					if caller == scope || !before(caller, call.pos) && !callersLocked(caller, depth-1) {
-						return false
-					}
-					n++
-				}
-			}
-			return n > 0
-		}
-		return callersLocked(t.Scope, 3)
-	}
 }

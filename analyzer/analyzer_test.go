@@ -85,6 +85,14 @@ func TestORMLocking(t *testing.T) {
 
 // TestSchema judges writes and locks by the schema the fixture's
 // migrations declare, with the fixture's .dsqllint.yaml in force.
+// TestFences: each fence Aurora DSQL drops (a trigger, an advisory lock,
+// LOCK TABLE, a FOR SHARE's tokens, a SERIALIZABLE guard), a guard a
+// UNIQUE constraint holds, a row inserted first, and a declared
+// coordination table, each beside its negative twin.
+func TestFences(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "fences")
+}
+
 func TestSchema(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "schemafence")
 }

@@ -744,18 +744,23 @@ func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
 		c.isolationOption(lit, "Isolation", func(v constant.Value) bool {
 			l, ok := constant.Int64Val(v)
 			return ok && (l == 0 || l == 4 || l == 5) // default, RepeatableRead, Snapshot
-		})
+		}, func(v constant.Value) bool {
+			l, ok := constant.Int64Val(v)
+			return ok && l == 6 // LevelSerializable
+		}, scope)
 	case path == pkgPGX && name == "TxOptions":
 		c.isolationOption(lit, "IsoLevel", func(v constant.Value) bool {
 			s := constant.StringVal(v)
 			return s == "" || s == "repeatable read"
-		})
+		}, func(v constant.Value) bool { return constant.StringVal(v) == "serializable" }, scope)
 	case path == pkgGormClause && name == "Locking":
 		c.gormLocking(lit, scope)
 	}
 }
 
-func (c *checker) isolationOption(lit *ast.CompositeLit, field string, ok func(constant.Value) bool) {
+// isolationOption reports an isolation option DSQL rejects, and records
+// a SERIALIZABLE one: the guards of its transaction relied on it (DSQL003).
+func (c *checker) isolationOption(lit *ast.CompositeLit, field string, ok, serializable func(constant.Value) bool, scope ast.Node) {
 	for i, e := range lit.Elts {
 		kv, isKV := e.(*ast.KeyValueExpr)
 		if !isKV {
@@ -767,6 +772,9 @@ func (c *checker) isolationOption(lit *ast.CompositeLit, field string, ok func(c
 		tv := c.pass.TypesInfo.Types[kv.Value]
 		if tv.Value == nil || ok(tv.Value) {
 			continue
+		}
+		if serializable(tv.Value) && scope != nil {
+			c.serializable = append(c.serializable, scopedPos{kv.Pos(), scope})
 		}
 		fix := &analysis.SuggestedFix{Message: "Drop the " + field + " option", TextEdits: []analysis.TextEdit{c.dropElement(lit, i)}}
 		c.reportGo("DSQL009", kv.Pos(), kv.End(), rules.IsolationMessage(field+":", types.ExprString(kv.Value)), fix)

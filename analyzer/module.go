@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/dsqllint/dsqllint/catalog"
 	"github.com/dsqllint/dsqllint/config"
+	"github.com/dsqllint/dsqllint/rules"
 )
 
 // The settings in force for a package are those of its module: the
@@ -134,6 +136,10 @@ func (s *settings) load(root string) (*settings, error) {
 				}
 			}
 			ms.file = f
+			for _, c := range f.Coordination {
+				ms.cfg.Coordination = append(ms.cfg.Coordination, rules.Coordination{Table: c.Table, Version: c.Version, Owner: c.Owner, State: c.State,
+					Why: c.Why, Where: config.FileName + ":" + strconv.Itoa(c.Line)})
+			}
 		}
 	}
 	for k, v := range explicit {

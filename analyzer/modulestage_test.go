@@ -233,3 +233,15 @@ func TestModuleRetryFix(t *testing.T) {
 		t.Errorf("go vet: %d findings say why Move has no fix", n)
 	}
 }
+
+// TestModuleTransactionFences: what runs before a write in its
+// transaction, traced across packages and sqlc's generated methods given
+// the transaction as their db argument. A write after a FOR UPDATE of its
+// row is quiet (issue: sqlc's LockLeader then SetLeader); its twin with no
+// lock bypasses the claim. A plugin's write in the service's transaction
+// that read the shard's token FOR SHARE first loses that fence; the twin
+// after a FOR UPDATE is quiet.
+func TestModuleTransactionFences(t *testing.T) {
+	fset, diags := runModule(t, "testdata/leadermod")
+	checkModuleWants(t, "testdata/leadermod", fset, diags)
+}

@@ -210,8 +210,12 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.
 			handle = handleOf(info, ft, recv, x)
 		}
 		for _, st := range sc.Stmts {
+			var priors []rules.Prior
+			if handle != txflow.NoHandle {
+				priors = rules.PriorsOf(st, c.where(q.text.Pos(st.Span.Start, false)))
+			}
 			if handle != txflow.NoHandle && locksForUpdate(st) {
-				ps := txflow.ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Lock: true}
+				ps := txflow.ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Lock: true, Priors: priors}
 				for _, l := range st.Locks {
 					if table, keys, ok := rules.LockKeys(l); ok {
 						ps.Table, ps.Keys = table, keys
@@ -230,15 +234,37 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.
 			}
 			table, keys, ok := rules.WriteKeys(st)
 			if !ok {
+				if len(priors) > 0 {
+					// An advisory lock, a FOR SHARE, an insert: what the
+					// writes after it in the transaction rely on.
+					s.Stmts = append(s.Stmts, txflow.ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Priors: priors})
+				}
 				continue
 			}
-			ps := txflow.ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Table: table, Keys: keys}
+			ps := txflow.ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Table: table, Keys: keys, Priors: priors}
 			ps.CAS = rules.IsCASWrite(cfg, st)
 			ps.Write = !ps.CAS
-			ps.Text = c.textSpan(q.text)
+			ps.At = c.stmtAt(q.text, st.Span.Start)
 			s.Stmts = append(s.Stmts, ps)
 		}
 	}
+}
+
+// stmtAt is where the statement at offset off of t is reported: in the
+// text itself, in the declaration of the constant a query call runs, or,
+// for sqlc's generated Go, in the query file sqlc read.
+func (c *checker) stmtAt(t *Text, off int) token.Pos {
+	if name := sqlcName(t.SQL); name != "" && (t.Generated || c.generated[c.fileOf(t.Pos(0, false))]) {
+		if pos, ok := c.sqlcStmts[name]; ok {
+			return pos
+		}
+	}
+	if t.Ref && t.Const != nil {
+		if d := c.constTexts[t.Const]; d != nil {
+			return d.Pos(off, false)
+		}
+	}
+	return t.Pos(off, false)
 }
 
 // textSpan is the source a text's findings are reported in: the text's
@@ -276,6 +302,11 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 		begins[b.tx] = len(s.Begins)
 		scopes[b.scope] = true
 		begin := txflow.Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx, Retried: b.retried, Loop: b.loop}
+		for _, sp := range c.serializable {
+			if b.call.Pos() <= sp.pos && sp.pos < b.call.End() {
+				begin.Serializable = c.where(sp.pos)
+			}
+		}
 		if !b.retried && s.Enabled && !c.generated[c.fileOf(b.call.Pos())] {
 			rw := c.retryRewrite(b)
 			begin.Fix, begin.NoFix, begin.Needs = rw.fix, rw.why, rw.needs

@@ -22,6 +22,20 @@ type Catalog struct {
 	indexes map[tableKey]indexEntry
 	// Files are the files replayed, in order.
 	Files []string
+	// functions are the functions the DDL defines, by name, for the
+	// triggers that execute them.
+	functions map[string]*function
+}
+
+type function struct {
+	def *sqlparse.FunctionDef
+	pos Pos
+}
+
+// Trigger is a row trigger on a table.
+type Trigger struct {
+	Def *sqlparse.TriggerDef
+	Pos Pos
 }
 
 type tableKey struct{ schema, name string }
@@ -42,6 +56,8 @@ type Table struct {
 	Uniques [][]string
 	// Pos is where the table was created.
 	Pos Pos
+	// Triggers are the table's triggers, in the order created.
+	Triggers []*Trigger
 	// keyNames maps constraint names to keys, for DROP CONSTRAINT.
 	keyNames map[string][]string
 }
@@ -73,7 +89,7 @@ func (p Pos) String() string {
 
 // New returns an empty catalog.
 func New() *Catalog {
-	return &Catalog{tables: map[tableKey]*Table{}, byName: map[string][]*Table{}, indexes: map[tableKey]indexEntry{}}
+	return &Catalog{tables: map[tableKey]*Table{}, byName: map[string][]*Table{}, indexes: map[tableKey]indexEntry{}, functions: map[string]*function{}}
 }
 
 // Len returns the number of tables.
@@ -177,6 +193,9 @@ func (c *Catalog) applyAt(file string, s *sqlparse.Script, first int) {
 	pos := func(sp sqlparse.Span) Pos { return Pos{file, first - 1 + lines.line(sp.Start)} }
 	for _, st := range s.Stmts {
 		for _, ch := range st.Changes {
+			if ch.Kind == sqlparse.ChangeCreateFunction {
+				ch.Table.Span = st.KeywordSpan // where the function is
+			}
 			c.apply(ch, pos)
 		}
 	}
@@ -292,12 +311,74 @@ func (c *Catalog) apply(ch sqlparse.Change, pos func(sqlparse.Span) Pos) {
 				t.removeUnique(ix.key.Columns)
 			}
 		}
+	case sqlparse.ChangeCreateTrigger:
+		if t := c.lookup(ch.Table); t != nil && ch.Trigger != nil {
+			t.dropTrigger(ch.Trigger.Name) // CREATE OR REPLACE TRIGGER
+			t.Triggers = append(t.Triggers, &Trigger{Def: ch.Trigger, Pos: pos(ch.Table.Span)})
+		}
+	case sqlparse.ChangeDropTrigger:
+		if t := c.lookup(ch.Table); t != nil {
+			t.dropTrigger(ch.Name)
+		}
+	case sqlparse.ChangeCreateFunction:
+		if ch.Function != nil {
+			c.functions[ch.Function.Name] = &function{ch.Function, pos(ch.Table.Span)}
+		}
+	case sqlparse.ChangeDropFunction:
+		delete(c.functions, ch.Name)
 	case sqlparse.ChangeRenameIndex:
 		if ik, ix, ok := c.index(ch.Index); ok && ch.NewName != "" {
 			delete(c.indexes, ik)
 			c.indexes[tableKey{ik.schema, ch.NewName}] = ix
 		}
 	}
+}
+
+func (t *Table) dropTrigger(name string) {
+	t.Triggers = slices.DeleteFunc(t.Triggers, func(tr *Trigger) bool { return tr.Def.Name == name })
+}
+
+// Check is one check a row trigger makes before a write of its table:
+// what Aurora DSQL, which has no triggers, no longer does.
+type Check struct {
+	sqlparse.TriggerCheck
+	Trigger *Trigger
+	// Function names the trigger's function; FuncPos is where the check
+	// is, in the function's body.
+	Function string
+	FuncPos  Pos
+}
+
+// Checks returns the checks of t's row triggers that run before event
+// (sqlparse.OnUpdate or OnDelete): refusals and version bumps read from
+// their PL/pgSQL functions, and, for a function that refuses whatever it
+// is called for, the trigger's WHEN condition.
+func (c *Catalog) Checks(t *Table, event uint8) []Check {
+	var out []Check
+	for _, tr := range t.Triggers {
+		d := tr.Def
+		if !d.Before || !d.Row || d.Events&event == 0 {
+			continue
+		}
+		fn := c.functions[d.Function]
+		if fn == nil {
+			continue
+		}
+		for _, ck := range fn.def.Checks {
+			if ck.Kind == sqlparse.CheckRefuse && ck.Cond == "" {
+				if d.When == "" {
+					continue // a table no write may change: nothing the code relies on
+				}
+				ck = sqlparse.RefusalOf(d.When)
+			}
+			pos := fn.pos
+			if pos.Line > 0 && ck.Line > 0 {
+				pos.Line += ck.Line - 1
+			}
+			out = append(out, Check{TriggerCheck: ck, Trigger: tr, Function: d.Function, FuncPos: pos})
+		}
+	}
+	return out
 }
 
 // index finds a unique index by its (possibly qualified) name.

@@ -24,6 +24,21 @@ type File struct {
 	// file order.
 	Settings []Setting
 	Excludes []Exclude
+	// Coordination are the tables declared coordinated by what the code
+	// cannot show (DSQL003).
+	Coordination []Coordination
+}
+
+// Coordination declares a table whose writers something outside the code
+// keeps apart today (a Redis mutex, a single scheduler): on Aurora DSQL
+// each write must compare what the declaration names.
+type Coordination struct {
+	Table   string
+	Version []string // compare-and-set by every writer
+	Owner   []string // the holder's, compared by every writer
+	State   []string // the state a holder's claim protects
+	Why     string   // what keeps the writers apart today
+	Line    int
 }
 
 // Setting is one key of the file.
@@ -108,6 +123,12 @@ func Parse(path string, data []byte, known func(string) bool) (*File, error) {
 			}
 			continue
 		}
+		if k.Value == "coordination" {
+			if err := f.coordination(v); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if !known(k.Value) {
 			return nil, f.Errorf(k.Line, "unknown key %q", k.Value)
 		}
@@ -175,6 +196,57 @@ func (f *File) excludes(n *yaml.Node) error {
 		if _, err := path.Match(strings.ReplaceAll(f.Excludes[len(f.Excludes)-1].Path, "**", "*"), ""); err != nil {
 			return f.Errorf(e.Line, "exclude: bad pattern %q", f.Excludes[len(f.Excludes)-1].Path)
 		}
+	}
+	return nil
+}
+
+// coordination reads the coordination tables: a list of {table, version,
+// owner, state, why} entries.
+func (f *File) coordination(n *yaml.Node) error {
+	if n.Kind != yaml.SequenceNode {
+		return f.Errorf(n.Line, "coordination: want a list of {table: ..., version: [...], owner: [...], state: [...], why: ...} entries")
+	}
+	for _, e := range n.Content {
+		if e.Kind != yaml.MappingNode {
+			return f.Errorf(e.Line, "coordination: want {table: ..., version: [...], owner: [...], state: [...], why: ...}")
+		}
+		c := Coordination{Line: e.Line}
+		for i := 0; i+1 < len(e.Content); i += 2 {
+			k, v := e.Content[i], e.Content[i+1]
+			val, err := flagValue(v)
+			if err != nil {
+				return f.Errorf(v.Line, "coordination %s: %v", k.Value, err)
+			}
+			var cols []string
+			for _, c := range strings.Split(val, ",") {
+				if c = strings.ToLower(strings.TrimSpace(c)); c != "" {
+					cols = append(cols, c)
+				}
+			}
+			switch k.Value {
+			case "table":
+				c.Table = strings.ToLower(strings.TrimSpace(val))
+			case "version":
+				c.Version = cols
+			case "owner":
+				c.Owner = cols
+			case "state":
+				c.State = cols
+			case "why":
+				c.Why = strings.TrimSpace(val)
+			default:
+				return f.Errorf(k.Line, "coordination: unknown key %q (want table, version, owner, state, why)", k.Value)
+			}
+		}
+		switch {
+		case c.Table == "":
+			return f.Errorf(e.Line, "coordination: an entry without a table")
+		case len(c.Version)+len(c.Owner)+len(c.State) == 0:
+			return f.Errorf(e.Line, "coordination: %s names no version, owner or state column to compare", c.Table)
+		case c.Why == "":
+			return f.Errorf(e.Line, "coordination: %s says nothing of why: name what keeps its writers apart today (why: ...)", c.Table)
+		}
+		f.Coordination = append(f.Coordination, c)
 	}
 	return nil
 }

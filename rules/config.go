@@ -32,6 +32,20 @@ type Config struct {
 	// them, where a Go string's run as one Exec call, an implicit
 	// transaction.
 	SQLFile bool
+	// Coordination are the tables .dsqllint.yaml declares coordinated by
+	// what the code cannot show (an external mutex, a single scheduler).
+	Coordination []Coordination
+}
+
+// Coordination declares a table's fences: the columns writers must
+// compare, since something outside the code keeps them apart today.
+type Coordination struct {
+	Table   string
+	Version []string // compare-and-set by every writer
+	Owner   []string // the holder's, compared by every writer
+	State   []string // the state a holder's claim protects
+	Why     string   // what guards it now ("a Redis mutex")
+	Where   string   // the declaration, ".dsqllint.yaml:12"
 }
 
 // ForSQLFile returns a copy of c for checking a .sql file.

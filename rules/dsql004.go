@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/dsqllint/dsqllint/sqlparse"
+import (
+	"slices"
+
+	"github.com/dsqllint/dsqllint/sqlparse"
+)
 
 // UncheckedCAS is DSQL004, reported by the analyzer where a CAS write's
 // result is dropped, and here where sqlc is told to drop it.
@@ -43,7 +47,7 @@ func IsCASWrite(cfg *Config, st *sqlparse.Statement) bool {
 		// A guard that only rules a value out (status IS DISTINCT FROM
 		// 'done', executor_id <> $1) makes the write idempotent: no row
 		// changed means it was done already, not that a race was lost.
-		if isFence(cfg, Contention{}, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) && !excludesOnly(c.Op) && !toggle(cfg, w, c) {
+		if casPredicate(cfg, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) && !excludesOnly(c.Op) && !toggle(cfg, w, c) {
 			fence[c.Column] = true
 		}
 	}
@@ -90,4 +94,49 @@ func excludesOnly(op sqlparse.Op) bool {
 func UncheckedCASResultMessage(callee, how string) string {
 	return "the result " + callee + " returns from a compare-and-swap write " + how + ", so a lost race (0 rows changed) looks like success; " +
 		"check RowsAffected() == 1, or have " + callee + " do it and return *occ.ConditionFailedError"
+}
+
+// casPredicate reports a conjunct that makes a write a compare-and-swap by
+// what it compares: a column the write assigns, a configured version or
+// owner compared with the caller, or a lease's expiry (RULES.md
+// "Fencing").
+func casPredicate(cfg *Config, w *sqlparse.Write, c sqlparse.Cond) bool {
+	if c.InSubquery {
+		return false
+	}
+	if c.Op == sqlparse.OpOr {
+		for _, branch := range c.Or {
+			if !slices.ContainsFunc(branch, func(b sqlparse.Cond) bool { return casPredicate(cfg, w, b) }) {
+				return false
+			}
+		}
+		return len(c.Or) > 0
+	}
+	if c.Column == "" || c.Value == sqlparse.ValueColumn || c.Value == sqlparse.ValueOther || !comparison(c.Op) || skipsUnchanged(w, c) {
+		return false
+	}
+	switch {
+	case cfg.OwnerColumns.Has(c.Column):
+		// `owner = $me`, or `owner IS NULL` to claim a free row; `owner
+		// <> $me` takes the row from whoever holds it.
+		if c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller || c.Op == sqlparse.OpIsNull {
+			return true
+		}
+	case assigns(w, c.Column):
+		return true
+	case w.Kind == sqlparse.KindDelete && (cfg.StateColumns.Has(c.Column) || cfg.FenceColumns.Has(c.Column)):
+		return true
+	case cfg.FenceColumns.Has(c.Column):
+		if c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn || c.Op == sqlparse.OpIsNull {
+			return true
+		}
+	}
+	return isExpiryGuard(cfg, c)
+}
+
+// isExpiryGuard matches `expires_at < now()` / `expires_at <= $n`: the write
+// only happens once the lease on that row has run out.
+func isExpiryGuard(cfg *Config, c sqlparse.Cond) bool {
+	return (c.Op == sqlparse.OpLt || c.Op == sqlparse.OpLe) && cfg.ExpiryColumns.Has(c.Column) &&
+		(c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller)
 }

@@ -28,3 +28,10 @@ var RowLimit = register(&Rule{
 		}
 	},
 })
+
+func tableName(t sqlparse.Table) string {
+	if t.Unknown() {
+		return "the table"
+	}
+	return t.Name
+}

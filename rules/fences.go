@@ -9,41 +9,104 @@ import (
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
-// Fences records what the statements of a package (or of a whole module)
-// show of contention, per table: evidence that other processes race for its
-// rows, where that evidence is, and which columns are the contended state.
+// Fences records the fences the statements of a package (or of a whole
+// module) show, per table: the protocols by which writers keep racing
+// processes from overwriting each other. DSQL003 reports a write that
+// bypasses one of them, and only that.
 //
-// Evidence is what a statement does, never what a column is called:
-//   - a lock: a SELECT ... FOR UPDATE, FOR NO KEY UPDATE or FOR SHARE of the
-//     table's rows (a SKIP LOCKED claim among them);
-//   - a compare-and-swap: a write that pins a row by its key and compares
-//     a column it assigns (SET state = 'running' WHERE id = $1 AND state =
-//     'pending'; SET value = $3 WHERE key = $2 AND value = $4);
-//   - a guard: a column a write compares with the caller's value beside
-//     the row's key (an owner, a lease, a version: WHERE id = $1 AND
-//     worker = $2), when some statement writes that column.
+// What counts is what a statement does, never what a column is called:
+//   - a compare-and-swap: a write that picks a row by its key and compares
+//     a column it assigns, with a value read earlier or the state it moves
+//     from (SET range_id = $1 WHERE shard_id = $2 AND range_id = $3; SET
+//     state = 'running' WHERE id = $1 AND state = 'pending');
+//   - a claim: a write that sets a row's owner or lease where it is free
+//     or expired (SET worker_id = $1 ... AND (worker_id IS NULL OR
+//     expires_at < now())), a SKIP LOCKED claim, or a guarded upsert —
+//     with holders that compare the owner beside the row's key (a
+//     heartbeat: WHERE id = $1 AND worker_id = $2);
+//   - a lease of another table that writes check (AND EXISTS (SELECT 1
+//     FROM leases WHERE resource_id = $3 AND worker_id = $4));
+//   - an advisory lock taken on the table's rows (pg_try_advisory_lock(id)
+//     in a SELECT of them).
 //
-// Not evidence: a filter (a SELECT's WHERE), a comparison with the very
-// value a write assigns (`SET c = $1 ... WHERE c <> $1` skips a write that
-// changes nothing), a rename (the column compared is the only pin), and a
-// column's name.
+// Not fences: a filter (a SELECT's WHERE), a comparison with the very value
+// a write assigns, a mark set once (deleted_at IS NULL), a flag's toggle, an
+// IS NOT NULL test, a rename, a key.
 type Fences struct {
 	tables map[string]*usage
-	// filtered are the names SELECTs look rows up by, and those writes of
-	// tables named at run time compare, whatever the table.
+	// filtered are the names reads compare after their WHERE, whatever
+	// the table: what tells a row's state from its payload.
 	filtered map[string]bool
 	// of caches Of's answers until the next Learn or Merge.
-	of map[string]Contention
+	of map[string]Protocols
 	// local are the tables the package's own Go strings create, for
-	// their keys where the project's schema does not know them.
+	// their keys and triggers where the project's schema does not know
+	// them.
 	local *catalog.Catalog
 }
 
-// UseKeysOf makes the keys of the tables cat knows count where the
-// project's schema does not know the table: a package that creates its
-// tables in Go constants names their keys there.
-// The keys travel with the record to the module stage, where another
-// package's statements may need them.
+// Evidence is one statement that shows a fence: where it is
+// ("store/task.go:124") and what it does ("compare-and-sets range_id").
+type Evidence struct {
+	At, Does string
+}
+
+func (e Evidence) String() string {
+	if e.At == "" {
+		return "a statement " + e.Does
+	}
+	return e.At + " " + e.Does
+}
+
+// guard is a statement's comparison of a column beside the columns that
+// pin the row.
+type guard struct {
+	Evidence
+	pins []string
+}
+
+// leaseUse is a write guarded by a lease row of another table.
+type leaseUse struct {
+	Evidence
+	table  string   // the lease table
+	owners []string // its columns compared with the caller's value
+	timed  bool     // the guard also compares a time (expires_at > now())
+	sets   []string // what the guarded write assigns
+}
+
+type usage struct {
+	cas      map[string][]guard    // columns some write compare-and-sets, and what it pins
+	claims   map[string][]Evidence // columns a claim sets (an owner, a lease, a running state)
+	holders  map[string][]guard    // columns compared with the caller's value beside the row's key
+	expiry   map[string]bool       // columns compared as a lease's time (expires_at < now())
+	guarded  map[string][]string   // per column a holder compares, what its writes assign
+	leases   []leaseUse            // writes that check a lease row of another table
+	skip     Evidence              // the first SKIP LOCKED claim of the table's rows
+	advisory Evidence              // the first advisory lock taken on its rows
+	flags    map[string]bool       // columns the writes set to true or false only
+	marks    map[string]bool       // columns set by writes to a time or a constant only
+	written  map[string]bool       // assigned by an UPDATE or ON CONFLICT DO UPDATE
+	compared map[string]bool       // compared by a write's or a lock's WHERE
+	rowKeys  [][]string            // what the fence statements pick a row by
+	pk       []string              // the schema's primary key
+	keys     map[string]bool       // its columns
+	uniques  [][]string            // the schema's other unique keys
+	lookup   map[string]bool       // columns of a unique key some statement picks a row by, that key alone
+	schema   *catalog.Table
+}
+
+func newUsage() *usage {
+	return &usage{cas: map[string][]guard{}, claims: map[string][]Evidence{}, holders: map[string][]guard{}, expiry: map[string]bool{},
+		guarded: map[string][]string{}, flags: map[string]bool{}, marks: map[string]bool{}, written: map[string]bool{}, compared: map[string]bool{},
+		keys: map[string]bool{}, lookup: map[string]bool{}}
+}
+
+// NewFences returns an empty record.
+func NewFences() *Fences { return &Fences{tables: map[string]*usage{}, filtered: map[string]bool{}} }
+
+// UseKeysOf makes the keys and triggers of the tables cat knows count
+// where the project's schema does not know the table: a package that
+// creates its tables in Go constants names their keys there.
 func (f *Fences) UseKeysOf(cat *catalog.Catalog) {
 	f.local = cat
 	for _, t := range cat.Tables() {
@@ -58,54 +121,6 @@ func (f *Fences) UseKeysOf(cat *catalog.Catalog) {
 	}
 }
 
-// Evidence is one statement that shows a table contended: where it is
-// ("store/task.go:124") and what it does ("locks it FOR UPDATE").
-type Evidence struct {
-	At, Does string
-}
-
-func (e Evidence) String() string {
-	if e.At == "" {
-		return "a statement " + e.Does
-	}
-	return e.At + " " + e.Does
-}
-
-type usage struct {
-	lock     Evidence            // the first lock of its rows
-	lockCols map[string]bool     // what the locks read, "*" for a star
-	cas      map[string][]guard  // columns some write compare-and-sets, and what it pins
-	marks    map[string]Evidence // columns some write sets where still NULL
-	flags    map[string]bool     // columns the writes set to true or false only
-	guards   map[string][]guard  // columns compared beside the key with the caller's value
-	written  map[string]bool     // assigned by an UPDATE or ON CONFLICT DO UPDATE
-	targeted map[string]bool     // assigned by a write of a few columns (a claim, a bump), not a save of the row
-	compared map[string]bool     // compared by a write's or a lock's WHERE
-	states   map[string]bool     // compared there for (in)equality: a state, not a time
-	claimed  map[string]bool     // compared so by a lock's WHERE: what a claim picks rows by
-	pk       []string            // the schema's primary key
-	keys     map[string]bool     // its columns
-	uniques  [][]string          // the schema's other unique keys
-	lookup   map[string]bool     // columns of a unique key some statement picks a row by, that key alone
-	rowKeys  [][]string          // what the statements that show contention pick a row by
-	schema   *catalog.Table      // the schema's table, when it knows it
-}
-
-// guard is a comparison of a column with the caller's value beside the
-// columns that pin the row.
-type guard struct {
-	Evidence
-	pins []string
-}
-
-func newUsage() *usage {
-	return &usage{lockCols: map[string]bool{}, cas: map[string][]guard{}, marks: map[string]Evidence{}, flags: map[string]bool{}, guards: map[string][]guard{},
-		written: map[string]bool{}, targeted: map[string]bool{}, compared: map[string]bool{}, states: map[string]bool{}, claimed: map[string]bool{}, keys: map[string]bool{}, lookup: map[string]bool{}}
-}
-
-// NewFences returns an empty record.
-func NewFences() *Fences { return &Fences{tables: map[string]*usage{}, filtered: map[string]bool{}} }
-
 func (f *Fences) table(cfg *Config, t sqlparse.Table) *usage {
 	u := f.tables[t.Name]
 	if u == nil {
@@ -115,68 +130,48 @@ func (f *Fences) table(cfg *Config, t sqlparse.Table) *usage {
 			st = f.local.Table(t.Schema, t.Name)
 		}
 		if st != nil {
-			u.schema = st
-			// The primary key picks the row; compared beside another
-			// column it is part of the row's name, never its state. A
-			// unique index may hold a column the module writes (a claim's
-			// worker): that one is state.
-			u.pk = st.PrimaryKey
+			u.schema, u.pk, u.uniques = st, st.PrimaryKey, st.Uniques
 			for _, c := range st.PrimaryKey {
 				u.keys[c] = true
 			}
-			u.uniques = st.Uniques
 		}
 		f.tables[t.Name] = u
 	}
 	return u
 }
 
-// Learn records what st, found at at ("store/task.go:124"), shows of
-// contention.
+// Learn records what st, found at at ("store/task.go:124"), shows of the
+// fences of its tables.
 func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
 	clear(f.of)
-	for _, l := range st.Locks {
-		if l.Select == nil || l.Deleted {
-			continue // (rows locked to be deleted by the same statement: nothing is left to race for)
-		}
-		does := "locks it " + strings.TrimPrefix(l.Strength.String(), "LOCK ")
-		if l.Wait == sqlparse.WaitSkipLocked {
-			does += " SKIP LOCKED"
-		}
-		for _, t := range l.Select.Tables {
-			// A lock over a join locks the rows of every table it reads,
-			// or of those OF names.
-			if t.Unknown() || len(l.Of) > 0 && !slices.Contains(l.Of, t.Name) && !slices.Contains(l.Of, t.Alias) {
-				continue
-			}
-			u := f.table(cfg, t)
-			if u.lock.Does == "" {
-				u.lock = Evidence{at, does}
-			}
-			if len(l.Select.Tables) == 1 {
-				for _, c := range l.Select.Columns {
-					u.lockCols[c] = true
-				}
-				u.addRowKey(pins(l.Select.Where))
-				u.learnWhere(l.Select.Where, nil, at)
-			}
-		}
-	}
 	for _, name := range st.Filters {
 		f.filtered[name] = true
 	}
-	w := st.Write
-	if w == nil {
-		return
-	}
-	if w.Table.Unknown() {
-		// A table named at run time (`UPDATE %s ...`) could be any:
-		// what it compares counts for names alone.
-		for _, c := range w.Where {
-			if c.Column != "" && !c.InSubquery && comparison(c.Op) && !skipsUnchanged(w, c) {
-				f.filtered[c.Column] = true
+	if advisoryCall(st) != "" {
+		// SELECT ... pg_try_advisory_lock(j.id) FROM jobs j: a queue
+		// that claims its rows with advisory locks.
+		for _, t := range st.Reads {
+			if u := f.table(cfg, t); u.advisory.Does == "" {
+				u.advisory = Evidence{at, "claims its rows with " + advisoryCall(st)}
 			}
 		}
+	}
+	for _, l := range st.Locks {
+		if l.Select == nil || l.Deleted || len(l.Select.Tables) != 1 || l.Select.Tables[0].Unknown() {
+			continue
+		}
+		u := f.table(cfg, l.Select.Tables[0])
+		for _, c := range l.Select.Where {
+			if c.Column != "" && !c.InSubquery && comparison(c.Op) {
+				u.compared[c.Column] = true
+			}
+		}
+		if l.Wait == sqlparse.WaitSkipLocked && l.Strength != sqlparse.ForShare && l.Strength != sqlparse.ForKeyShare && u.skip.Does == "" {
+			u.skip = Evidence{at, "claims its rows FOR UPDATE SKIP LOCKED"}
+		}
+	}
+	w := st.Write
+	if w == nil || w.Table.Unknown() {
 		return
 	}
 	u := f.table(cfg, w.Table)
@@ -184,28 +179,28 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
 		if flag, seen := u.flags[a.Column]; flag || !seen {
 			u.flags[a.Column] = a.Arg == "true" || a.Arg == "false"
 		}
+		if mark, seen := u.marks[a.Column]; mark || !seen {
+			u.marks[a.Column] = a.Arg == "" && !a.Copied && !a.SelfRef && !a.Step || strings.HasPrefix(a.Arg, "'")
+		}
 		if !slices.Contains(w.ConflictKey, a.Column) && !(a.Copied && len(w.ConflictKey) == 0) {
-			// (An upsert's copy of its conflict key, `name =
-			// EXCLUDED.name`, refreshes the row's name.)
 			u.written[a.Column] = true
-			if len(w.Sets) <= 4 {
-				u.targeted[a.Column] = true
-			}
 		}
 	}
-	u.learnWhere(w.Where, w, at)
+	if claimsOwnRows(st, w) {
+		// WITH c AS (SELECT id ... FOR UPDATE SKIP LOCKED) UPDATE jobs SET
+		// state = 'running', worker = $1 FROM c ...: the claim itself.
+		for _, a := range w.Sets {
+			u.claims[a.Column] = appendEvidence(u.claims[a.Column], Evidence{at, "claims the row (sets " + a.Column + " on the rows it locks SKIP LOCKED)"})
+		}
+	}
+	u.learnWrite(w, at)
 }
 
-// learnWhere records what a lock's or a write's WHERE compares, and, for a
-// write that pins a row by key (an upsert pins its conflicting row), the
-// columns it compare-and-sets or guards on.
-func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write, at string) {
-	var pinned []string // the columns pinned by a value of the caller's
-	for _, c := range conds {
-		if c.Column != "" && !c.InSubquery && c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller {
-			pinned = append(pinned, c.Column)
-		}
-	}
+// learnWrite records what a write's WHERE compares, and, for a write that
+// pins a row by key (an upsert pins its conflicting row), the columns it
+// compare-and-sets, claims or checks as a holder.
+func (u *usage) learnWrite(w *sqlparse.Write, at string) {
+	pinned := pins(w.Where)
 	for _, k := range u.uniques {
 		// The key, and beside it at most primary key columns (a shard).
 		covers := !slices.ContainsFunc(k, func(c string) bool { return !slices.Contains(pinned, c) })
@@ -216,11 +211,9 @@ func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write, at string) 
 			}
 		}
 	}
-	// The other conjuncts, and those of a disjunction's branches (owner IS
-	// NULL OR expires_at < now()), each against the row the pins pick. A
-	// compare with the value written skips a write that changes nothing:
-	// it compares nothing read earlier.
-	rows := pins(conds) // (and `id = ANY($1)`: a batch by key)
+	upsert := w.Kind == sqlparse.KindInsert
+	rowPinned := func(col string) bool { return upsert || u.pinsRow(pinned, col) }
+	claimed := false // the write sets its row's owner or lease under a guard
 	var each func(conds []sqlparse.Cond)
 	each = func(conds []sqlparse.Cond) {
 		for _, c := range conds {
@@ -230,58 +223,137 @@ func (u *usage) learnWhere(conds []sqlparse.Cond, w *sqlparse.Write, at string) 
 				}
 				continue
 			}
-			if c.Column == "" || c.InSubquery || !comparison(c.Op) || w != nil && skipsUnchanged(w, c) {
+			if c.Column == "" || c.InSubquery || !comparison(c.Op) || skipsUnchanged(w, c) {
 				continue
 			}
 			u.compared[c.Column] = true
-			if !isRange(c.Op) && (c.Value == sqlparse.ValueCaller || c.Op == sqlparse.OpIsNull || c.Op == sqlparse.OpIsNotNull) {
-				u.states[c.Column] = true
-				if w == nil {
-					u.claimed[c.Column] = true
-				}
-			}
-			if w == nil || u.keys[c.Column] || u.lookup[c.Column] || (c.Value != sqlparse.ValueCaller && c.Value != sqlparse.ValueNow) {
+			if u.keys[c.Column] || u.lookup[c.Column] || !rowPinned(c.Column) {
 				continue
 			}
-			if w.Kind != sqlparse.KindInsert && !slices.ContainsFunc(rows, func(p string) bool { return p != c.Column }) {
+			if !upsert && !slices.ContainsFunc(pinned, func(p string) bool { return p != c.Column }) {
 				continue // no other column pins the row: a rename, or a bulk write's filter
 			}
-			if isRange(c.Op) && len(u.pk) > 0 && slices.ContainsFunc(u.pk, func(k string) bool { return !slices.Contains(pinned, k) }) {
-				continue // a sweep over part of the key (record_expiry < $2 in a partition), not a row's guard
-			}
-			if w.Kind != sqlparse.KindInsert {
-				u.addRowKey(slices.DeleteFunc(pins(conds), func(p string) bool { return p == c.Column }))
-			}
+			a := assignOf(w, c.Column)
 			switch {
-			case assigns(w, c.Column):
+			case a != nil && c.Op == sqlparse.OpIsNull:
+				// Set where still NULL: a claim when it sets the caller's
+				// value (SET worker = $1 ... AND worker IS NULL), a mark
+				// set once otherwise (deleted_at = now()).
+				if isParam(a.Arg) || a.Copied {
+					u.claims[c.Column] = appendEvidence(u.claims[c.Column], Evidence{at, "claims the row (sets " + c.Column + " where it is NULL)"})
+					claimed = true
+				}
+			case a != nil && isRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller):
+				// A lease taken over once it ran out (SET worker = $1,
+				// expires_at = $2 ... AND expires_at < now()).
+				u.expiry[c.Column] = true
+				claimed = true
+			case a != nil && c.Op != sqlparse.OpIsNotNull && !toggles(w, c) && !(excludesOnly(c.Op) && isParam(c.Arg)) &&
+				!(c.Op == sqlparse.OpIn && c.Arg == "" && !u.pinsRow(pinned, c.Column)) && c.Value != sqlparse.ValueColumn:
 				// A compare-and-swap, or a state machine's step (SET
-				// status = 'cancelled' ... AND status NOT IN ('done')); a
-				// placeholder ruled out (<> $3) may be the value written
-				// under another name, so it shows nothing, and neither
-				// does a flag's toggle or a mark set once.
-				switch {
-				case excludesOnly(c.Op) && isParam(c.Arg), toggles(w, c), c.Op == sqlparse.OpIn && c.Arg == "":
-					// (`status = ANY($2)`: rows in any of the states
-					// given, a sweep's filter.)
-				case c.Op == sqlparse.OpIsNull:
-					// Set where still NULL: a claim when the module also
-					// compares the column with the caller (an owner), else
-					// a mark set once (deleted_at, a backfill).
-					addEvidence(u.marks, c.Column, Evidence{at, "compare-and-sets " + c.Column})
-				default:
-					if len(u.cas[c.Column]) < 8 {
-						u.cas[c.Column] = append(u.cas[c.Column], guard{Evidence{at, "compare-and-sets " + c.Column}, rows})
+				// status = 'cancelled' ... AND status NOT IN ('done')).
+				if len(u.cas[c.Column]) < 8 {
+					u.cas[c.Column] = append(u.cas[c.Column], guard{Evidence{at, "compare-and-sets " + c.Column}, pinned})
+				}
+				u.addRowKey(slices.DeleteFunc(slices.Clone(pinned), func(p string) bool { return p == c.Column }))
+			case a == nil && c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && (isParam(c.Arg) || c.Arg == ""):
+				// The caller's value beside the key: an owner, a lease, a
+				// version read earlier — or a tenant's id, which no claim
+				// ever sets.
+				if len(u.holders[c.Column]) < 8 {
+					u.holders[c.Column] = append(u.holders[c.Column], guard{Evidence{at, "compares " + c.Column + " with the caller's beside the row's key"},
+						slices.DeleteFunc(slices.Clone(pinned), func(p string) bool { return p == c.Column })})
+				}
+				for _, s := range w.Sets {
+					if len(u.guarded[c.Column]) < 32 && !slices.Contains(u.guarded[c.Column], s.Column) {
+						u.guarded[c.Column] = append(u.guarded[c.Column], s.Column)
 					}
 				}
-			case c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && (isParam(c.Arg) || c.Arg == ""):
-				// The caller's value, not a constant filter (kind =
-				// 'x'): an owner, a lease, a version read earlier.
-				u.guards[c.Column] = append(u.guards[c.Column], guard{Evidence{at, "compares " + c.Column + " beside the row's key"},
-					slices.DeleteFunc(slices.Clone(pinned), func(p string) bool { return p == c.Column })})
+			case a == nil && isRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller) && w.Kind != sqlparse.KindDelete:
+				u.expiry[c.Column] = true // a holder renewing while its lease lasts
 			}
 		}
 	}
-	each(conds)
+	each(w.Where)
+	for _, a := range w.Sets {
+		// A MySQL-style upsert whose assignments are each a CASE over the
+		// row's lease (worker_id = CASE WHEN expires_at <= ? THEN
+		// VALUES(worker_id) ELSE worker_id END) claims the row.
+		if len(a.Guards) > 0 && slices.ContainsFunc(a.Guards, func(g string) bool { return g != a.Column }) {
+			claimed = true
+		}
+	}
+	if claimed {
+		for _, a := range w.Sets {
+			if isParam(a.Arg) || a.Copied || len(a.Guards) > 0 {
+				u.claims[a.Column] = appendEvidence(u.claims[a.Column], Evidence{at, "claims the row (sets " + a.Column + ")"})
+			}
+		}
+		u.addRowKey(slices.Clone(pinned))
+	}
+	for _, g := range w.Guards {
+		if g.Not || g.Table.Name == w.Table.Name {
+			continue
+		}
+		l := leaseUse{Evidence: Evidence{at, "checks the lease in " + g.Table.Name}, table: g.Table.Name}
+		for _, c := range g.Where {
+			switch {
+			case c.InSubquery || c.Column == "":
+			case c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && isParam(c.Arg):
+				l.owners = append(l.owners, c.Column)
+			case isRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller):
+				l.timed = true
+			}
+		}
+		if len(l.owners) == 0 || len(u.leases) >= 16 {
+			continue
+		}
+		for _, a := range w.Sets {
+			l.sets = append(l.sets, a.Column)
+		}
+		u.leases = append(u.leases, l)
+		u.addRowKey(slices.Clone(pinned))
+	}
+}
+
+// claimsOwnRows reports a write that sets columns on rows it picks with a
+// FOR UPDATE SKIP LOCKED of its own table, in the same statement.
+func claimsOwnRows(st *sqlparse.Statement, w *sqlparse.Write) bool {
+	for _, l := range st.Locks {
+		if l.Wait == sqlparse.WaitSkipLocked && l.Select != nil && len(l.Select.Tables) == 1 && l.Select.Tables[0].Name == w.Table.Name {
+			return true
+		}
+	}
+	return false
+}
+
+func assignOf(w *sqlparse.Write, col string) *sqlparse.Assign {
+	for i := range w.Sets {
+		if w.Sets[i].Column == col {
+			return &w.Sets[i]
+		}
+	}
+	return nil
+}
+
+func appendEvidence(es []Evidence, e Evidence) []Evidence {
+	if len(es) >= 8 || slices.Contains(es, e) {
+		return es
+	}
+	return append(es, e)
+}
+
+// advisoryCall names the advisory lock function a statement calls, or "".
+func advisoryCall(st *sqlparse.Statement) string {
+	if st.Facts == nil {
+		return ""
+	}
+	for _, c := range st.Facts.Calls {
+		if sqlparse.IsAdvisoryLock(c.Name) {
+			return c.Name
+		}
+	}
+	return ""
 }
 
 // pinsRow reports whether pinned, without col, holds the primary key or a
@@ -336,25 +408,8 @@ func toggles(w *sqlparse.Write, c sqlparse.Cond) bool {
 	return false
 }
 
-func (u *usage) marksMerge(o *usage) {
-	for k, e := range o.marks {
-		addEvidence(u.marks, k, e)
-	}
-	for k, f := range o.flags {
-		if seen, ok := u.flags[k]; !ok || seen {
-			u.flags[k] = f
-		}
-	}
-}
-
 // isParam reports an Arg that is a placeholder.
 func isParam(arg string) bool { return strings.HasPrefix(arg, "$") }
-
-func addEvidence(m map[string]Evidence, col string, e Evidence) {
-	if _, ok := m[col]; !ok {
-		m[col] = e
-	}
-}
 
 // skipsUnchanged reports a comparison of an assigned column with the very
 // value the write assigns it (`SET c = $1 ... WHERE c <> $1`, `c =
@@ -397,18 +452,40 @@ func (f *Fences) Merge(o *Fences) {
 			u = newUsage()
 			f.tables[name] = u
 		}
-		if u.lock.Does == "" {
-			u.lock = ou.lock
-		}
 		for k, g := range ou.cas {
 			u.cas[k] = append(u.cas[k], g...)
 		}
-		u.marksMerge(ou)
-		for k, g := range ou.guards {
-			u.guards[k] = append(u.guards[k], g...)
+		for k, g := range ou.holders {
+			u.holders[k] = append(u.holders[k], g...)
 		}
-		for _, m := range [][2]map[string]bool{{u.lockCols, ou.lockCols}, {u.written, ou.written}, {u.targeted, ou.targeted}, {u.compared, ou.compared},
-			{u.states, ou.states}, {u.claimed, ou.claimed}, {u.keys, ou.keys}, {u.lookup, ou.lookup}} {
+		for k, es := range ou.claims {
+			for _, e := range es {
+				u.claims[k] = appendEvidence(u.claims[k], e)
+			}
+		}
+		u.leases = append(u.leases, ou.leases...)
+		if u.skip.Does == "" {
+			u.skip = ou.skip
+		}
+		if u.advisory.Does == "" {
+			u.advisory = ou.advisory
+		}
+		for _, m := range [][2]map[string]bool{{u.flags, ou.flags}, {u.marks, ou.marks}} {
+			for k, v := range m[1] {
+				if seen, ok := m[0][k]; !ok || seen {
+					m[0][k] = v // true only while every package's writes agree
+				}
+			}
+		}
+		for k, cols := range ou.guarded {
+			for _, c := range cols {
+				if !slices.Contains(u.guarded[k], c) {
+					u.guarded[k] = append(u.guarded[k], c)
+				}
+			}
+		}
+		for _, m := range [][2]map[string]bool{{u.written, ou.written}, {u.compared, ou.compared}, {u.expiry, ou.expiry},
+			{u.keys, ou.keys}, {u.lookup, ou.lookup}} {
 			for k := range m[1] {
 				m[0][k] = true
 			}
@@ -426,192 +503,201 @@ func (f *Fences) Merge(o *Fences) {
 	for k := range o.filtered {
 		f.filtered[k] = true
 	}
+	if f.local == nil {
+		f.local = o.local
+	}
 }
 
-// Contention is what the module shows of one table's contention.
-type Contention struct {
-	// Rows is the evidence that its rows are contended: a lock, else the
-	// first compare-and-swap or guard; zero when nothing shows it.
-	Rows Evidence
-	// Columns are the contended columns, each with its evidence.
-	Columns map[string]Evidence
-	// Guards are the columns statements compare with the caller's value
-	// beside the row's key, contended or not: what a fix may compare.
-	Guards []string
-	// Fences are the contended columns some statement compares as a
-	// fence (compare-and-sets, or guards on beside the key), but for
-	// counters, compared only by range (a capacity: `active_tasks < $2`).
-	// A step of any other column (`SET n = n + 1`) is computed on the row
-	// as written and loses no one's write; a step of a fence (`range_id =
-	// range_id + 1`) takes the row from whoever holds it. (`COALESCE($1,
-	// worker_id)` is no step: it sets the column when $1 is given.)
-	Fences map[string]bool
-	// Keys are what the statements that show the contention pick a row
-	// by, its state left out: a write picking rows by none of them (a
-	// purge of a room's events by room) writes no row they race for.
+// Protocols are the fences the module shows on one table.
+type Protocols struct {
+	// CAS are the columns writes compare-and-set by the row's key: a
+	// version, an epoch, a state machine's state.
+	CAS map[string]Evidence
+	// Owners are the columns a claim sets to its holder and holders
+	// compare beside the row's key; Expiry the lease times compared.
+	Owners map[string]Evidence
+	Expiry []string
+	// Lease is a lease row of another table that writes of this one
+	// check (the first such write).
+	Lease *Lease
+	// Skip and Advisory are claims of the table's rows by a FOR UPDATE
+	// SKIP LOCKED or by advisory locks.
+	Skip, Advisory Evidence
+	// State are the columns of a claimed row its holders write and
+	// statements compare (a status, a schedule): what a holder's claim
+	// protects.
+	State map[string]Evidence
+	// Keys are what the fence statements pick a row by.
 	Keys [][]string
-	// Named are the version and owner columns (by the configured names)
-	// that statements compare, for a table with no evidence either way.
-	Named []string
 }
 
-// Contended reports whether the module shows the table's rows contended.
-func (c Contention) Contended() bool { return c.Rows.Does != "" }
-
-// Of returns what the module shows of table's contention.
-//
-// The contended columns are the ones compare-and-set, the guards some
-// statement also writes, the columns locks read, and, once the rows are
-// shown contended, their state: the columns written and compared for
-// (in)equality by a write or a lock (a claim's `state = 'available'`), or
-// bearing a configured state, owner or version name. Names decide nothing
-// alone: where nothing shows the rows contended, Named lists the version
-// and owner columns the statements compare, for the rule to say it judged
-// by name.
-func (f *Fences) Of(cfg *Config, table string) Contention {
-	if f == nil || f.tables[table] == nil {
-		return Contention{}
-	}
-	if con, ok := f.of[table]; ok {
-		return con
-	}
-	if f.of == nil {
-		f.of = map[string]Contention{}
-	}
-	con := f.contention(cfg, f.tables[table])
-	f.of[table] = con
-	return con
+// Lease is a lease of another table that writes check.
+type Lease struct {
+	Evidence
+	Table  string
+	Owners []string
+	Timed  bool
 }
 
-func (f *Fences) contention(cfg *Config, u *usage) Contention {
-	var con Contention
-	con.Columns = map[string]Evidence{}
-	state := func(c string) bool { return !u.keys[c] && !u.lookup[c] }
-	for _, c := range sortedKeys(u.cas) {
-		if !state(c) {
-			continue
-		}
-		// Where the schema (or the package's own CREATE TABLE) names
-		// the keys, a compare-and-swap pins one: pinned by a parent's id
-		// alone (`WHERE user_id = $2 AND status = $3`), it is a bulk
-		// transition.
-		for _, g := range u.cas[c] {
-			if u.pinsRow(g.pins, c) {
-				addEvidence(con.Columns, c, g.Evidence)
-				break
-			}
-		}
-	}
-	for _, c := range sortedKeys(u.marks) {
-		if state(c) && (len(u.guards[c]) > 0 || cfg.OwnerColumns.Has(c)) {
-			addEvidence(con.Columns, c, u.marks[c])
-		}
-	}
-	for _, c := range sortedKeys(u.guards) {
-		if !state(c) || u.flags[c] {
-			continue // (a flag compared beside the key is a filter: `AND is_deleted = $6`)
-		}
-		con.Guards = append(con.Guards, c)
-		if !u.targeted[c] {
-			continue // (written only by saves of the whole row: a tenant's id compared to scope the write)
-		}
-		// A guard beside a key the module never writes: an owner, a
-		// lease, a version of the row that key names. Beside columns a
-		// save rewrites with the rest of the row (`DELETE ... WHERE
-		// user_id = $1 AND entry_id = $2`), nothing tells key from guard.
-		for _, g := range u.guards[c] {
-			if slices.ContainsFunc(g.pins, func(p string) bool { return !u.written[p] }) {
-				addEvidence(con.Columns, c, g.Evidence)
-				break
-			}
-		}
-	}
-	for c := range con.Columns {
-		if u.states[c] {
-			if con.Fences == nil {
-				con.Fences = map[string]bool{}
-			}
-			con.Fences[c] = true
-		}
-	}
-	// The rows are contended: locked, or claimed and fenced by a column.
-	con.Rows = u.lock
-	if con.Rows.Does == "" {
-		for _, c := range sortedKeys(con.Columns) {
-			con.Rows = con.Columns[c]
-			break
-		}
-	}
-	if con.Rows.Does != "" {
-		for _, k := range u.rowKeys {
-			if k = slices.DeleteFunc(slices.Clone(k), func(c string) bool { return u.written[c] }); len(k) > 0 {
-				con.Keys = append(con.Keys, k)
-			}
-		}
-		// What a lock reads is what it protects, when statements compare
-		// it as state (a status, not a config value the lock reads along).
-		// And the row's state is contended with it: what the locks pick
-		// rows by (a claim's `state = 'available'`), and the configured
-		// state, owner and version names.
-		for c := range u.lockCols {
-			if c != "*" && state(c) && u.written[c] && u.states[c] {
-				addEvidence(con.Columns, c, u.lock)
-			}
-		}
-		for c := range u.written {
-			if state(c) && (u.claimed[c] || namedState(cfg, u.schema, c)) {
-				addEvidence(con.Columns, c, con.Rows)
-			}
-		}
-		return con
-	}
-	for c := range u.written {
-		// A version some statement compares; an owner a write compares
-		// beside the key (not a filter: `WHERE owner_id = $1` lists).
-		if (cfg.FenceColumns.Has(c) && (u.compared[c] || f.filtered[c]) || cfg.OwnerColumns.Has(c) && len(u.guards[c]) > 0) && namedState(cfg, u.schema, c) {
-			con.Named = append(con.Named, c)
-		}
-	}
-	sort.Strings(con.Named)
-	return con
+// Claimed reports a table whose rows processes claim: an owner, a lease,
+// a SKIP LOCKED or an advisory claim.
+func (p Protocols) Claimed() bool {
+	return len(p.Owners) > 0 || p.Lease != nil || p.Skip.Does != "" || p.Advisory.Does != ""
 }
 
-// namedState reports a column whose configured name makes it state, and
-// whose type in the schema, when known, does not say otherwise: a version
-// holds a number or an opaque token (not a `version text` holding "1.2.3"
-// or an enum of editions), a state is no blob (bytea, json).
-func namedState(cfg *Config, t *catalog.Table, name string) bool {
-	var col *catalog.Column
-	if t != nil {
-		col = t.Column(name)
-	}
-	typ := ""
-	if col != nil {
-		typ = col.Type
+// Any reports a table with some fence.
+func (p Protocols) Any() bool { return len(p.CAS) > 0 || p.Claimed() }
+
+// claim names the evidence of the table's claim, for messages.
+func (p Protocols) claim() Evidence {
+	for _, c := range sortedKeys(p.Owners) {
+		return p.Owners[c]
 	}
 	switch {
-	case col != nil && col.Array:
-		return false
-	case cfg.FenceColumns.Has(name):
-		return col == nil || numericType(typ) || typ == "uuid" || typ == "bytea"
-	case cfg.OwnerColumns.Has(name):
-		return true
-	case cfg.StateColumns.Has(name):
-		return col == nil || typ != "bytea" && typ != "json" && typ != "jsonb"
+	case p.Lease != nil:
+		return p.Lease.Evidence
+	case p.Skip.Does != "":
+		return p.Skip
 	}
-	return false
+	return p.Advisory
 }
 
-// named returns the version and owner names a write of a table named at
-// run time assigns that some statement compares.
-func (f *Fences) named(cfg *Config, w *sqlparse.Write) []string {
-	var cols []string
-	for _, a := range w.Sets {
-		if (cfg.FenceColumns.Has(a.Column) || cfg.OwnerColumns.Has(a.Column)) && f != nil && f.filtered[a.Column] {
-			cols = append(cols, a.Column)
+// Of returns the fences the module shows on table.
+func (f *Fences) Of(cfg *Config, table string) Protocols {
+	if f == nil {
+		return Protocols{}
+	}
+	u := f.tables[table]
+	if u == nil {
+		return f.declared(cfg, table, Protocols{})
+	}
+	if p, ok := f.of[table]; ok {
+		return p
+	}
+	if f.of == nil {
+		f.of = map[string]Protocols{}
+	}
+	p := f.declared(cfg, table, f.protocols(cfg, u))
+	f.of[table] = p
+	return p
+}
+
+func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
+	p := Protocols{CAS: map[string]Evidence{}, Owners: map[string]Evidence{}, State: map[string]Evidence{}, Skip: u.skip, Advisory: u.advisory}
+	state := func(c string) bool { return !u.keys[c] && !u.lookup[c] }
+	for _, c := range sortedKeys(u.cas) {
+		if !state(c) || u.flags[c] {
+			continue
+		}
+		for _, g := range u.cas[c] {
+			// Where the schema names the keys, a compare-and-swap pins
+			// one: by a parent's id alone (WHERE user_id = $2 AND status
+			// = $3) it is a bulk transition.
+			if u.pinsRow(g.pins, c) {
+				p.CAS[c] = g.Evidence
+				break
+			}
 		}
 	}
-	return cols
+	for _, c := range sortedKeys(u.holders) {
+		// An owner: a claim sets it, holders compare it. A version a
+		// write compares beside the key is no owner, nor a tenant's id,
+		// a flag or a soft-delete mark.
+		if claims := u.claims[c]; state(c) && !u.flags[c] && len(claims) > 0 && !timeColumn(u.schema, c) {
+			p.Owners[c] = claims[0]
+		}
+	}
+	for _, c := range sortedKeys(u.expiry) {
+		if len(u.claims[c]) > 0 || len(p.Owners) > 0 {
+			p.Expiry = append(p.Expiry, c)
+		}
+	}
+	if len(u.leases) > 0 {
+		l := u.leases[0]
+		if lt := f.tables[l.table]; l.timed || lt != nil && slices.ContainsFunc(l.owners, func(c string) bool { return len(lt.holders[c]) > 0 && len(lt.claims[c]) > 0 }) {
+			p.Lease = &Lease{Evidence: l.Evidence, Table: l.table, Owners: l.owners, Timed: l.timed}
+		}
+	}
+	if p.Claimed() {
+		// What the claim protects: what a claim sets, and what a holder
+		// writes, where statements compare it (a status, a schedule), not
+		// payload only written and read back.
+		protects := map[string]Evidence{}
+		for c, es := range u.claims {
+			protects[c] = es[0]
+		}
+		for owner := range p.Owners {
+			for _, c := range u.guarded[owner] {
+				if _, ok := protects[c]; !ok {
+					protects[c] = p.claim()
+				}
+			}
+		}
+		for _, l := range u.leases {
+			for _, c := range l.sets {
+				if _, ok := protects[c]; !ok && p.Lease != nil {
+					protects[c] = p.Lease.Evidence
+				}
+			}
+		}
+		for c, e := range protects {
+			if state(c) && (u.compared[c] || f.filtered[c] || u.expiry[c]) && !u.flags[c] {
+				p.State[c] = e
+			}
+		}
+		for c, e := range p.Owners {
+			p.State[c] = e
+		}
+	}
+	if p.Any() {
+		for _, k := range u.rowKeys {
+			if k = slices.DeleteFunc(slices.Clone(k), func(c string) bool { return u.written[c] && !u.keys[c] }); len(k) > 0 {
+				p.Keys = append(p.Keys, k)
+			}
+		}
+	}
+	return p
+}
+
+// declared adds what .dsqllint.yaml declares of table: the fences of a
+// coordination the code does not show (an external mutex, a single
+// scheduler).
+func (f *Fences) declared(cfg *Config, table string, p Protocols) Protocols {
+	for _, d := range cfg.Coordination {
+		if d.Table != table {
+			continue
+		}
+		ev := Evidence{d.Where, "declares it coordinated (" + d.Why + ")"}
+		if p.CAS == nil {
+			p.CAS, p.Owners, p.State = map[string]Evidence{}, map[string]Evidence{}, map[string]Evidence{}
+		}
+		for _, c := range d.Version {
+			p.CAS[c] = ev
+		}
+		for _, c := range d.Owner {
+			p.Owners[c], p.State[c] = ev, ev
+		}
+		for _, c := range d.State {
+			p.State[c] = ev
+		}
+		if len(d.State) > 0 && len(d.Owner) == 0 {
+			for _, c := range d.State {
+				p.CAS[c] = ev
+			}
+		}
+	}
+	return p
+}
+
+// timeColumn reports a column the schema types as a time: a mark
+// (deleted_at) or a schedule, never an owner.
+func timeColumn(t *catalog.Table, name string) bool {
+	if t != nil {
+		if col := t.Column(name); col != nil {
+			return strings.HasPrefix(col.Type, "timestamp") || col.Type == "date" || col.Type == "time" || col.Type == "timetz"
+		}
+	}
+	return false
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -621,62 +707,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// fencedBy reports whether the WHERE of w compares, on the target row, a
-// column that makes the write a compare-and-swap (RULES.md "Fencing").
-func fencedBy(cfg *Config, con Contention, w *sqlparse.Write, conds []sqlparse.Cond) bool {
-	for _, c := range conds {
-		if isFence(cfg, con, w, c) {
-			return true
-		}
-	}
-	return false
-}
-
-func isFence(cfg *Config, con Contention, w *sqlparse.Write, c sqlparse.Cond) bool {
-	if c.InSubquery {
-		return false
-	}
-	if c.Op == sqlparse.OpOr {
-		for _, branch := range c.Or {
-			if !fencedBy(cfg, con, w, branch) {
-				return false
-			}
-		}
-		return len(c.Or) > 0
-	}
-	if c.Column == "" || c.Value == sqlparse.ValueColumn || c.Value == sqlparse.ValueOther || !comparison(c.Op) || skipsUnchanged(w, c) {
-		return false
-	}
-	// A contended column compared on the row, whatever its name. (`<> $1`
-	// beside `SET c = $1` is no fence: skipsUnchanged, above.)
-	if _, ok := con.Columns[c.Column]; ok {
-		return true
-	}
-	switch {
-	case cfg.OwnerColumns.Has(c.Column):
-		// An owner counts only when compared with the caller: `owner =
-		// $me`, or `owner IS NULL` to claim a free row. `owner <> $me`
-		// takes the row from whoever holds it.
-		if (c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller) || c.Op == sqlparse.OpIsNull {
-			return true
-		}
-	case assigns(w, c.Column):
-		// A compare of the very column the statement assigns, whatever
-		// the operator, is a CAS or a state-machine guard:
-		// SET status = 'cancelled' ... AND status NOT IN ('done', 'failed').
-		return true
-	case w.Kind == sqlparse.KindDelete && (cfg.StateColumns.Has(c.Column) || cfg.FenceColumns.Has(c.Column)):
-		// A DELETE that compares the row's state or version deletes it
-		// only as it was read: DELETE ... WHERE id = $1 AND state = 'done'.
-		return true
-	case cfg.FenceColumns.Has(c.Column):
-		if c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn || c.Op == sqlparse.OpIsNull {
-			return true
-		}
-	}
-	return isExpiryGuard(cfg, c)
 }
 
 // comparison reports an operator that compares a column with a value.
@@ -689,21 +719,7 @@ func comparison(op sqlparse.Op) bool {
 	return false
 }
 
-// isExpiryGuard matches `expires_at < now()` / `expires_at <= $n`: the write
-// only happens once the lease on that row has run out.
-func isExpiryGuard(cfg *Config, c sqlparse.Cond) bool {
-	return (c.Op == sqlparse.OpLt || c.Op == sqlparse.OpLe) && cfg.ExpiryColumns.Has(c.Column) &&
-		(c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller)
-}
-
-func assigns(w *sqlparse.Write, col string) bool {
-	for _, a := range w.Sets {
-		if a.Column == col {
-			return true
-		}
-	}
-	return false
-}
+func assigns(w *sqlparse.Write, col string) bool { return assignOf(w, col) != nil }
 
 // keyColumns returns the columns w's WHERE pins by equality with a value
 // from the caller: the row's key as far as the statement tells.
@@ -717,15 +733,16 @@ func keyColumns(conds []sqlparse.Cond) []string {
 	return keys
 }
 
-// LockKeys describes a FOR UPDATE lock for the analyzer's bookkeeping of
-// "locked earlier in the same function": the table and the key columns its
-// WHERE pins. ok is false for locks that pin no single table's rows.
+// LockKeys describes a FOR UPDATE lock for the bookkeeping of "locked
+// earlier in the same transaction": the table and the key columns its
+// WHERE pins (none for a claim that picks rows by their state). ok is
+// false for locks of no single table's rows. A FOR NO KEY UPDATE counts:
+// DSQL001's fix makes it a FOR UPDATE.
 func LockKeys(l *sqlparse.Lock) (table string, keys []string, ok bool) {
-	if l.Strength != sqlparse.ForUpdate || l.Select == nil || len(l.Select.Tables) != 1 || l.Select.Tables[0].Unknown() {
+	if l.Strength != sqlparse.ForUpdate && l.Strength != sqlparse.ForNoKeyUpdate || l.Select == nil || len(l.Select.Tables) != 1 || l.Select.Tables[0].Unknown() {
 		return "", nil, false
 	}
-	keys = keyColumns(l.Select.Where)
-	return l.Select.Tables[0].Name, keys, len(keys) > 0
+	return l.Select.Tables[0].Name, keyColumns(l.Select.Where), true
 }
 
 // WriteKeys describes an UPDATE or DELETE for the module stage's

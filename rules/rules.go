@@ -90,11 +90,10 @@ type Context struct {
 	MaxParam int
 	// Fences is what the package's other statements and schema tell.
 	Fences *Fences
-	// LockedBefore reports whether, before the statement starting at
-	// source offset at, the enclosing function already holds a FOR UPDATE
-	// on table for a key made of (a subset of) keys. Nil when the text is
-	// not inside a function.
-	LockedBefore func(at int, table string, keys []string) bool
+	// Tx tells what runs before the statement starting at source offset
+	// at in its transaction (or, as far as a package shows, its function
+	// and the helpers it calls first). Nil when nothing is known.
+	Tx func(at int) TxView
 	// Quiet, when set, hears why DSQL003 leaves a write at span alone
 	// (-why).
 	Quiet func(span sqlparse.Span, why string)

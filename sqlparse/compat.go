@@ -665,3 +665,20 @@ func (c Class) String() string {
 	}
 	return "none"
 }
+
+// advisory reports a call of an advisory lock function.
+func (f *Facts) advisory() bool {
+	for _, c := range f.Calls {
+		if IsAdvisoryLock(c.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsAdvisoryLock reports an advisory lock function's name (lower-cased):
+// pg_advisory_lock, pg_try_advisory_xact_lock_shared, ... but not the
+// unlock functions.
+func IsAdvisoryLock(name string) bool {
+	return (strings.HasPrefix(name, "pg_advisory_") || strings.HasPrefix(name, "pg_try_advisory_")) && !strings.Contains(name, "unlock")
+}

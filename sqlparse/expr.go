@@ -440,3 +440,55 @@ func markDeleted(locks []*Lock, root *pg.Node) {
 		}
 	})
 }
+
+// guards returns the subqueries over one table among a WHERE clause's
+// top-level conjuncts: EXISTS (SELECT ... FROM t WHERE ...), c IN (SELECT
+// ... FROM t WHERE ...), each possibly negated, and (SELECT count(*) FROM
+// t ...) compared with a value.
+func (b *builder) guards(clause *pg.Node, target Table) []Guard {
+	var out []Guard
+	var visit func(n *pg.Node, not bool)
+	visit = func(n *pg.Node, not bool) {
+		if be := n.GetBoolExpr(); be != nil {
+			switch be.Boolop {
+			case pg.BoolExprType_AND_EXPR:
+				for _, a := range be.Args {
+					visit(a, not)
+				}
+			case pg.BoolExprType_NOT_EXPR:
+				if len(be.Args) == 1 {
+					visit(be.Args[0], !not)
+				}
+			}
+			return
+		}
+		if e := n.GetAExpr(); e != nil {
+			// (SELECT count(*) FROM members WHERE ...) > 1
+			for _, side := range []*pg.Node{e.Lexpr, e.Rexpr} {
+				if side != nil && side.GetSubLink() != nil && side.GetSubLink().SubLinkType == pg.SubLinkType_EXPR_SUBLINK {
+					visit(side, not)
+				}
+			}
+			return
+		}
+		sl := n.GetSubLink()
+		if sl == nil || sl.SubLinkType != pg.SubLinkType_EXISTS_SUBLINK && sl.SubLinkType != pg.SubLinkType_ANY_SUBLINK && sl.SubLinkType != pg.SubLinkType_EXPR_SUBLINK {
+			return
+		}
+		sel := sl.Subselect.GetSelectStmt()
+		if sel == nil || len(sel.FromClause) != 1 || sel.FromClause[0].GetRangeVar() == nil {
+			return
+		}
+		t := b.table(sel.FromClause[0].GetRangeVar())
+		if t.Unknown() {
+			return
+		}
+		g := Guard{Table: t, Not: not}
+		if sel.WhereClause != nil {
+			g.Where = conds(sel.WhereClause, t, false)
+		}
+		out = append(out, g)
+	}
+	visit(clause, false)
+	return out
+}

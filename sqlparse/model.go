@@ -178,6 +178,24 @@ type Write struct {
 	ReadsOthers bool
 	// WhereSpan covers the WHERE keyword (source offsets) when present.
 	WhereSpan Span
+	// Guards are the subqueries over one table that the WHERE tests
+	// beside the row's own columns (`AND EXISTS (SELECT 1 FROM leases
+	// WHERE resource_id = $3 AND worker_id = $4)`, `AND id IN (SELECT ...)`,
+	// `AND (SELECT count(*) FROM members WHERE ...) > 1`): what the write
+	// checks elsewhere — in another table, or in other rows of its own —
+	// before it changes its row.
+	Guards []Guard
+}
+
+// Guard is a subquery of a write's WHERE that reads one table.
+type Guard struct {
+	Table Table
+	// Where are its conditions on that table's rows; a comparison with a
+	// column of the written row is a ValueColumn.
+	Where []Cond
+	// Not marks NOT EXISTS / NOT IN: the write happens where no such row
+	// is found.
+	Not bool
 }
 
 // Statement is one SQL statement of a text.
@@ -196,6 +214,12 @@ type Statement struct {
 	// first WHERE: which columns the code looks rows up by, whatever the
 	// table (the rules tell payload from state by it).
 	Filters []string
+	// Into is the table an INSERT (plain or upsert) adds rows to.
+	Into *Table
+	// Reads are the tables a SELECT that takes an advisory lock reads (a
+	// queue that claims its rows with pg_try_advisory_lock(id)), or that
+	// LOCK TABLE locks.
+	Reads []Table
 	// Create is set for CREATE TABLE.
 	Create *CreateTable
 	// Changes are what a DDL statement does to the shape of tables

@@ -154,7 +154,18 @@ func (s *Statement) translate(f func(int) int) *Statement {
 		w := *s.Write
 		w.Table.Span = sp(w.Table.Span)
 		w.WhereSpan = sp(w.WhereSpan)
+		if len(w.Guards) > 0 {
+			w.Guards = slices.Clone(w.Guards)
+			for i := range w.Guards {
+				w.Guards[i].Table.Span = sp(w.Guards[i].Table.Span)
+			}
+		}
 		c.Write = &w
+	}
+	if s.Into != nil {
+		t := *s.Into
+		t.Span = sp(t.Span)
+		c.Into = &t
 	}
 	c.Facts = s.Facts.translate(sp, f)
 	c.Changes = translateChanges(s.Changes, sp)
@@ -332,6 +343,11 @@ func parseTree(st *Statement, text string, toks []Token, first int) *Statement {
 	case node.GetInsertStmt() != nil:
 		st.Kind = KindInsert
 		st.Write = b.upsert(node.GetInsertStmt())
+		if rv := node.GetInsertStmt().Relation; rv != nil {
+			into := b.table(rv)
+			into.Alias = "" // (INSERT INTO t AS x: the name is what matters)
+			st.Into = &into
+		}
 	case node.GetUpdateStmt() != nil:
 		st.Kind = KindUpdate
 		st.Write = b.update(node.GetUpdateStmt())
@@ -358,7 +374,25 @@ func parseTree(st *Statement, text string, toks []Token, first int) *Statement {
 	if st.Facts.Class == ClassDDL {
 		st.Changes = b.schemaChanges(node)
 	}
+	if st.Kind == KindSelect && st.Facts.advisory() || st.Node == "LockStmt" {
+		st.Reads = b.reads(node)
+	}
 	return st
+}
+
+// reads returns the tables a statement reads, at any depth, once each.
+func (b *builder) reads(node *pg.Node) []Table {
+	var out []Table
+	walkMessages(node.ProtoReflect(), func(m protoMessage) {
+		if rv, ok := m.Interface().(*pg.RangeVar); ok {
+			t := b.table(rv)
+			t.Alias, t.Span = "", Span{}
+			if !t.Unknown() && !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	})
+	return out
 }
 
 type builder struct {
@@ -454,6 +488,7 @@ func (b *builder) where(w *Write, clause *pg.Node, from int) {
 	w.HasWhere = true
 	w.Where = conds(clause, w.Table, w.Kind == KindInsert)
 	w.ReadsOthers = !w.Table.Unknown() && guardRereads(clause, w.Table)
+	w.Guards = b.guards(clause, w.Table)
 	w.WhereSpan = b.keywordAt(from, "where")
 	if w.WhereSpan == (Span{}) {
 		w.WhereSpan = Span{b.loc(locationOf(clause)), b.loc(locationOf(clause))}
@@ -743,4 +778,39 @@ func fragmentLocks(text string, toks []Token) []*Lock {
 		locks[i] = l
 	}
 	return locks
+}
+
+// ReadOf returns the one table a SELECT reads and the columns its WHERE
+// pins by a parameter: what a guard over rows read in a
+// SERIALIZABLE transaction checks. It parses the text again, for the few
+// reads that need it (the token model keeps no table of a read).
+func ReadOf(text string) (table string, keys []string, ok bool) {
+	if len(text) > MaxBytes || !utf8.ValidString(text) || strings.IndexByte(text, 0) >= 0 {
+		return "", nil, false
+	}
+	n := Normalize(text)
+	if n.MaxDepth > MaxDepth || len(n.Stmts) != 1 {
+		return "", nil, false
+	}
+	res, err := parseSQL(n.Text)
+	if err != nil || len(res.GetStmts()) != 1 {
+		return "", nil, false
+	}
+	sel := res.Stmts[0].GetStmt().GetSelectStmt()
+	if sel == nil || len(sel.FromClause) != 1 || sel.FromClause[0].GetRangeVar() == nil {
+		return "", nil, false
+	}
+	b := &builder{text: n.Text, toks: Lex(n.Text)}
+	t := b.table(sel.FromClause[0].GetRangeVar())
+	if t.Unknown() {
+		return "", nil, false
+	}
+	if sel.WhereClause != nil {
+		for _, c := range conds(sel.WhereClause, t, false) {
+			if c.Op == OpEq && strings.HasPrefix(c.Arg, "$") && c.Column != "" && !c.InSubquery {
+				keys = append(keys, c.Column) // by the caller's value, not a constant filter
+			}
+		}
+	}
+	return t.Name, keys, true
 }

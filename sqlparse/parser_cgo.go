@@ -25,3 +25,6 @@ func parseErrorPos(err error) int {
 // compiled in) or "wasm" (libpg_query compiled to WebAssembly, run by
 // wazero, when cgo is off).
 const ParserBuild = "cgo"
+
+// parsePlpgsql is libpg_query's PL/pgSQL parser: the function's body as JSON.
+func parsePlpgsql(text string) (string, error) { return pg.ParsePlPgSqlToJSON(text) }

@@ -38,3 +38,10 @@ func parseErrorPos(err error) int {
 // compiled in) or "wasm" (libpg_query compiled to WebAssembly, run by
 // wazero, when cgo is off).
 const ParserBuild = "wasm"
+
+// parsePlpgsql is libpg_query's PL/pgSQL parser: the function's body as JSON.
+func parsePlpgsql(text string) (string, error) {
+	wasmParser.Lock()
+	defer wasmParser.Unlock()
+	return wasm.ParsePlPgSqlToJSON(text)
+}

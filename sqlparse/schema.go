@@ -23,6 +23,10 @@ const (
 	ChangeCreateIndex                          // Table, Index, Keys[0] when UNIQUE
 	ChangeDropIndex                            // Index
 	ChangeRenameIndex                          // Index, NewName
+	ChangeCreateTrigger                        // Table, Trigger
+	ChangeDropTrigger                          // Table, Name
+	ChangeCreateFunction                       // Function
+	ChangeDropFunction                         // Name
 )
 
 // Change is one change of a table's shape made by a DDL statement.
@@ -46,6 +50,10 @@ type Change struct {
 	// IfNotExists marks CREATE ... IF NOT EXISTS, which leaves an existing
 	// table as it is.
 	IfNotExists bool
+	// Trigger and Function are what CREATE TRIGGER and CREATE FUNCTION
+	// define.
+	Trigger  *TriggerDef
+	Function *FunctionDef
 }
 
 // ColumnDef is a column as a schema catalog keeps it.
@@ -88,6 +96,10 @@ func (b *builder) schemaChanges(node *pg.Node) []Change {
 		return b.renameChanges(node.GetRenameStmt())
 	case node.GetDropStmt() != nil:
 		return dropChanges(node.GetDropStmt())
+	case node.GetCreateTrigStmt() != nil:
+		return b.triggerChange(node.GetCreateTrigStmt())
+	case node.GetCreateFunctionStmt() != nil:
+		return b.functionChange(node.GetCreateFunctionStmt())
 	}
 	return nil
 }
@@ -232,6 +244,16 @@ func dropChanges(d *pg.DropStmt) []Change {
 	case pg.ObjectType_OBJECT_TABLE:
 	case pg.ObjectType_OBJECT_INDEX:
 		kind = ChangeDropIndex
+	case pg.ObjectType_OBJECT_TRIGGER:
+		kind = ChangeDropTrigger
+	case pg.ObjectType_OBJECT_FUNCTION:
+		var out []Change
+		for _, o := range d.Objects {
+			if owa := o.GetObjectWithArgs(); owa != nil && len(owa.Objname) > 0 {
+				out = append(out, Change{Kind: ChangeDropFunction, Name: strings.ToLower(opName(owa.Objname))})
+			}
+		}
+		return out
 	default:
 		return nil
 	}
@@ -248,9 +270,19 @@ func dropChanges(d *pg.DropStmt) []Change {
 		if len(parts) > 1 {
 			t.Schema = parts[len(parts)-2]
 		}
-		if kind == ChangeDropTable {
+		switch kind {
+		case ChangeDropTrigger: // DROP TRIGGER name ON [schema.]table
+			if len(parts) < 2 {
+				continue
+			}
+			t = Table{Name: parts[len(parts)-2]}
+			if len(parts) > 2 {
+				t.Schema = parts[len(parts)-3]
+			}
+			out = append(out, Change{Kind: kind, Table: t, Name: parts[len(parts)-1]})
+		case ChangeDropTable:
 			out = append(out, Change{Kind: kind, Table: t})
-		} else {
+		default:
 			out = append(out, Change{Kind: kind, Index: t})
 		}
 	}

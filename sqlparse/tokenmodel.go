@@ -36,9 +36,16 @@ func tokenModel(st *Statement, text string, toks []Token, first int) bool {
 	default:
 		return false
 	}
+	var into *Table
 	if kind == KindInsert {
-		if next := significant(toks, first+1, 1); next < 0 || !strings.EqualFold(toks[next].Text(text), "into") {
+		p := &tokenCursor{text: text, toks: toks, i: first}
+		p.advance()
+		into = &Table{}
+		if !p.word("into") || !p.table(into) {
 			return false
+		}
+		if t, ok := p.peek(); ok && !(t.Kind == TokPunct && t.Text(text) == "(") && !p.isWord(t, "values") && !p.isWord(t, "default") {
+			return false // an alias (INSERT INTO t AS x) or an unknown form: the parse tree tells
 		}
 	}
 	depth := 0
@@ -78,6 +85,7 @@ func tokenModel(st *Statement, text string, toks []Token, first int) bool {
 		st.Node, f.Class, f.Tag = "SelectStmt", ClassNone, "SELECT"
 	} else {
 		st.Node, f.Class, f.Tag = "InsertStmt", ClassDML, "INSERT"
+		st.Into = into
 	}
 	st.Facts = f
 	return true

@@ -40,8 +40,9 @@ type Module struct {
 	impls    map[string][]string  // interface method → implementations
 	closures map[string][]Closure // by ParamKey(callee, arg)
 	returns  map[result]Return
-	// fenced are the write texts every transaction running them fences.
-	fenced    [][2]token.Pos
+	// views are, per write text, what runs before it in the transactions
+	// that run it (DSQL003).
+	views     map[token.Pos]*txView
 	findings  []Finding
 	decisions []Decision
 	// writeDecisions are DSQL003's verdicts, reported or not.
@@ -216,12 +217,19 @@ func rejudged(category string) bool {
 }
 
 // unfencedWrites judges every package's writes (DSQL003) with what all
-// the module's statements tell about fencing, except those every
-// transaction running them fences first.
+// the module's statements tell about fencing and what the transactions
+// that run each write do before it.
 func (m *Module) unfencedWrites() []Finding {
 	module := rules.NewFences()
 	for _, s := range m.sums {
 		module.Merge(s.Fences)
+	}
+	traced := func(stmt token.Pos) (rules.TxView, bool) {
+		v := m.views[stmt]
+		if v == nil || v.runs == 0 {
+			return rules.TxView{}, false
+		}
+		return rules.TxView{Every: v.every, Some: v.some}, true
 	}
 	type key struct {
 		pos token.Pos
@@ -233,13 +241,10 @@ func (m *Module) unfencedWrites() []Finding {
 		if s.Writes == nil || !s.FenceEnabled {
 			continue
 		}
-		for _, v := range s.Writes(module) {
+		for _, v := range s.Writes(module, traced) {
 			d := v.Diag
 			switch {
 			case d == nil:
-				m.writeDecisions = append(m.writeDecisions, v)
-			case m.fencedAt(d.Pos):
-				v.Diag, v.Why = nil, "every transaction that runs it holds the row's lock (FOR UPDATE) or runs a compare-and-swap first"
 				m.writeDecisions = append(m.writeDecisions, v)
 			case !seen[key{d.Pos, d.Message}]:
 				seen[key{d.Pos, d.Message}] = true
@@ -254,15 +259,31 @@ func (m *Module) unfencedWrites() []Finding {
 // WriteDecisions are DSQL003's judgements of every write, for -why.
 func (m *Module) WriteDecisions() []WriteVerdict { return m.writeDecisions }
 
-// fencedAt reports a write text every transaction running it fences
-// with a lock or a compare-and-swap first.
-func (m *Module) fencedAt(pos token.Pos) bool {
-	for _, sp := range m.fenced {
-		if sp[0] <= pos && pos < sp[1] {
-			return true
+// txView gathers what runs before a write in each transaction that runs
+// it: every is what all of them run, some what one of them does.
+type txView struct {
+	runs        int
+	every, some []rules.Prior
+}
+
+func (v *txView) add(priors []rules.Prior) {
+	if v.runs == 0 {
+		v.every = slices.Clone(priors)
+	} else {
+		v.every = slices.DeleteFunc(v.every, func(p rules.Prior) bool {
+			return !slices.ContainsFunc(priors, func(q rules.Prior) bool { return samePrior(p, q) })
+		})
+	}
+	v.runs++
+	for _, p := range priors {
+		if len(v.some) < 32 && !slices.ContainsFunc(v.some, func(q rules.Prior) bool { return samePrior(p, q) }) {
+			v.some = append(v.some, p)
 		}
 	}
-	return false
+}
+
+func samePrior(p, q rules.Prior) bool {
+	return p.Kind == q.Kind && p.Table == q.Table && slices.Equal(p.Keys, q.Keys)
 }
 
 // reached is a statement some transaction runs, and the calls that lead
@@ -306,29 +327,30 @@ func (m *Module) reach(fn string, arg int, at reached, seen map[string]bool, vis
 	}
 }
 
-// judgeWrites follows every transaction of the module to the key-picked
-// writes it runs, to learn which every transaction fences.
+// judgeWrites follows every transaction of the module to the writes it
+// runs, recording for each what runs before it: the locks, advisory locks,
+// inserts and compare-and-swaps of the same transaction, and its
+// isolation. A write run on a pool, or by a method on a handle that is no
+// transaction, is a run with nothing before it.
 func (m *Module) judgeWrites() {
-	type spanUse struct{ runs, fenced int }
-	writes := map[[2]token.Pos]*spanUse{}
-	use := func(sp [2]token.Pos) *spanUse {
-		u := writes[sp]
-		if u == nil {
-			u = &spanUse{}
-			writes[sp] = u
+	m.views = map[token.Pos]*txView{}
+	view := func(sp token.Pos) *txView {
+		v := m.views[sp]
+		if v == nil {
+			v = &txView{}
+			m.views[sp] = v
 		}
-		return u
+		return v
 	}
 	for _, s := range m.sums {
 		for _, st := range s.Stmts {
 			if st.Write && st.Param == NoHandle {
-				use(st.Text).runs++ // on a pool or a value of unknown make
+				view(st.At).add(nil) // on a pool or a value of unknown make
 			}
 		}
 	}
 	// Writes a method runs on a handle that is no transaction: a
-	// statement of its own. One such run is enough to leave a write
-	// unfenced, so each function is explored once for all of them.
+	// statement of its own. Each function is explored once for all.
 	seen := map[string]bool{}
 	for _, s := range m.sums {
 		for _, p := range s.Passes {
@@ -337,7 +359,7 @@ func (m *Module) judgeWrites() {
 			}
 			m.reach(p.Callee, p.Arg, reached{path: []hop{{p.Pos, p.Callee, p.From}}}, seen, func(r reached) {
 				if r.Write {
-					use(r.Text).runs++
+					view(r.At).add(nil)
 				}
 			})
 		}
@@ -357,19 +379,15 @@ func (m *Module) judgeWrites() {
 				}
 			}
 			for _, r := range got {
-				if r.Write {
-					u := use(r.Text)
-					u.runs++
-					if fencedBefore(r, got) {
-						u.fenced++
-					}
+				if !r.Write {
+					continue
 				}
+				priors := priorsBefore(r, got)
+				if b.Serializable != "" {
+					priors = append(priors, rules.Prior{Kind: rules.PriorSerializable, What: "SERIALIZABLE", At: b.Serializable})
+				}
+				view(r.At).add(priors)
 			}
-		}
-	}
-	for sp, u := range writes {
-		if u.runs > 0 && u.fenced == u.runs {
-			m.fenced = append(m.fenced, sp)
 		}
 	}
 }
@@ -397,23 +415,23 @@ func (m *Module) returned(fn string, k int) (pgx, ok bool) {
 	return false, false
 }
 
-// fencedBefore reports whether, in the transaction that runs the write w,
-// a FOR UPDATE of the same row, or a compare-and-swap write, runs first.
-func fencedBefore(w reached, all []reached) bool {
+// priorsBefore returns what runs before the write w in its transaction.
+func priorsBefore(w reached, all []reached) []rules.Prior {
+	var out []rules.Prior
 	for _, l := range all {
 		if (l.impl || w.impl) && l.sum != w.sum {
 			continue // one transaction runs one plugin's methods
 		}
-		// Holding the row's lock is enough whatever the code does with
-		// what it read: a racing writer of the row fails at COMMIT.
-		if !l.CAS && !(l.Lock && l.Table == w.Table && covers(l.Keys, w.Keys)) {
-			continue
-		}
 		if runsBefore(l, w) {
-			return true
+			out = append(out, l.Priors...)
+			if l.CAS {
+				// A compare-and-swap first in the transaction: a racing
+				// writer that follows the same path fails at COMMIT.
+				out = append(out, rules.Prior{Kind: rules.PriorLock, Table: l.Table})
+			}
 		}
 	}
-	return false
+	return out
 }
 
 // covers reports whether a lock pinning lockKeys holds the row a write

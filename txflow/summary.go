@@ -67,7 +67,7 @@ type Summary struct {
 	// whole module tells: a table's owner column compared in one package
 	// and assigned in another fences writes in both.
 	Fences *rules.Fences
-	Writes func(module *rules.Fences) []WriteVerdict
+	Writes func(module *rules.Fences, traced func(stmt token.Pos) (rules.TxView, bool)) []WriteVerdict
 	// CASResults are functions that return the result of a
 	// compare-and-swap write (`return tx.ExecContext(ctx, casQuery, ...)`,
 	// sqlc's :execresult), and Drops the calls of module functions whose
@@ -112,8 +112,13 @@ type ParamStmt struct {
 	Write, CAS bool
 	Table      string
 	Keys       []string
-	// Text spans the source DSQL003 reports a write's SQL in.
-	Text [2]token.Pos
+	// Priors are what the statement establishes for the statements after
+	// it in its transaction (DSQL003): a lock, an advisory lock, an insert.
+	Priors []rules.Prior
+	// At is where the write's statement starts in the source DSQL003
+	// reports it in: the text a constant declares, the query file sqlc
+	// read.
+	At token.Pos
 }
 
 // Impl is a method of the package implementing an interface method.
@@ -180,7 +185,10 @@ type Begin struct {
 	PGX  bool
 	// Retried marks a Begin the package sees re-run on 40001.
 	Retried bool
-	Loop    token.Pos
+	// Serializable is where the transaction is set SERIALIZABLE, "" when
+	// it is not.
+	Serializable string
+	Loop         token.Pos
 	// Via names the function whose result Result is the transaction, when
 	// a helper of the module begins it (tx, commit, err := PrepareTx(...));
 	// it counts only if that function's summary Returns it.

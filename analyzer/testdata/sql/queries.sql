@@ -8,7 +8,7 @@ FOR NO KEY UPDATE; -- want `DSQL001 share-lock: FOR NO KEY UPDATE`
 -- name: UpdateWorkflowStatus :exec
 UPDATE workflow_executions
 SET status = $1
-WHERE id = $2 AND namespace = $3; -- want `DSQL003 unfenced-write: workflow_executions is contended: queries.sql:14 compare-and-sets status; this UPDATE changes status with no fence; add .AND status = \$4.`
+WHERE id = $2 AND namespace = $3; -- want `DSQL003 unfenced-write: status is compare-and-set: queries.sql:14 compare-and-sets status; this UPDATE changes status by the row.s key without comparing it.* add .AND status = \$4.`
 
 -- name: ClaimWorkflow :exec
 UPDATE workflow_executions -- want `DSQL004 unchecked-cas: the compare-and-swap write ClaimWorkflow is annotated :exec`

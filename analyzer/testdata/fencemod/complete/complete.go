@@ -1,7 +1,7 @@
 // Package complete finishes the tasks package claim hands out. Its writes
 // compare the owner column another package assigns: that tasks are
-// contended, and what fences them, is learned from the module, not from
-// this package alone.
+// claimed, and by what, is learned from the module, not from this package
+// alone.
 package complete
 
 import (
@@ -38,6 +38,6 @@ func Extend(ctx context.Context, db *sql.DB, id int64, worker string) error {
 
 // Finish sets the state by the task's key alone, whoever holds it.
 func Finish(ctx context.Context, db *sql.DB, id int64) error {
-	_, err := db.ExecContext(ctx, "UPDATE tasks SET state = 'done' WHERE id = $1", id) // want `DSQL003 unfenced-write: tasks is contended: claim/claim.go:13 compare-and-sets locked_until; this UPDATE changes state with no fence`
+	_, err := db.ExecContext(ctx, "UPDATE tasks SET state = 'done' WHERE id = $1", id) // want `DSQL003 unfenced-write: tasks's rows are claimed: claim/claim.go:13 claims the row \(sets worker\); this UPDATE changes state without checking the claim.* add .AND worker = \$2.`
 	return err
 }

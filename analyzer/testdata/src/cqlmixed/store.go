@@ -11,10 +11,10 @@ import (
 
 const cqlUpdate = `UPDATE shards SET range_id = ? WHERE shard_id = ?`
 
-const sqlUpdate = `UPDATE shards SET range_id = $1 WHERE shard_id = $2` // want `DSQL003 unfenced-write: shards is contended: store.go:18 compare-and-sets range_id`
+const sqlUpdate = `UPDATE shards SET range_id = $1 WHERE shard_id = $2` // want `DSQL003 unfenced-write: range_id is compare-and-set: store.go:18 compare-and-sets range_id`
 
-// The SQL store's fence makes shards contended; the CQL write above is
-// not SQL, and stays quiet.
+// The SQL store's fence on shards; the CQL write above is not SQL, and
+// stays quiet.
 const sqlFence = `UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3`
 
 func Run(ctx context.Context, s *gocql.Session, db *sql.DB) error {

@@ -5,6 +5,9 @@ package nodb
 
 const share = "SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE" // want `DSQL001`
 
+// The shard's owner is compare-and-set.
+const casOwner = "UPDATE shards SET owner = $1 WHERE shard_id = $2 AND owner = $3"
+
 func lockShard() string {
 	return "SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE"
 }
@@ -15,5 +18,5 @@ func moveShard() []string {
 }
 
 func unlocked() string {
-	return "UPDATE shards SET owner = $1 WHERE shard_id = $2" // want `DSQL003`
+	return "UPDATE shards SET owner = $1 WHERE shard_id = $2" // want `DSQL003 unfenced-write: owner is compare-and-set`
 }

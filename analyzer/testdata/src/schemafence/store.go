@@ -7,12 +7,12 @@ import (
 	"database/sql"
 )
 
-// A key-only DELETE of a table whose rows lockPartly locks; the schema
-// tells the key, and the fix names the version the twin compares.
+// A key-only DELETE of a versioned table nobody claims: a delete wins
+// over an edit by design.
 const deleteExecution = `DELETE FROM executions
-WHERE shard_id = $1 AND namespace_id = $2 AND workflow_id = $3 AND run_id = $4` // want `DSQL003 unfenced-write: executions is contended: store.go:52 locks it FOR UPDATE; this DELETE removes a row by its key with no fence; add .AND db_record_version = \$5.`
+WHERE shard_id = $1 AND namespace_id = $2 AND workflow_id = $3 AND run_id = $4`
 
-// Negative twin: the same delete fenced on the version.
+// The same delete fenced on the version.
 const deleteExecutionFenced = `DELETE FROM executions
 WHERE shard_id = $1 AND namespace_id = $2 AND workflow_id = $3 AND run_id = $4 AND db_record_version = $5`
 
@@ -20,11 +20,11 @@ WHERE shard_id = $1 AND namespace_id = $2 AND workflow_id = $3 AND run_id = $4 A
 const updateExecutionData = `UPDATE executions SET data = $1
 WHERE shard_id = $2 AND namespace_id = $3 AND workflow_id = $4 AND run_id = $5`
 
-// State-machine guards fence; an owner compared with the value written
-// does not.
+// State-machine guards fence. An owner set where free, which no holder
+// compares afterwards, is no claim protocol: taking it is quiet.
 const (
 	cancelJobs  = `UPDATE jobs SET status = 'cancelled' WHERE id = ANY($1) AND status NOT IN ('done', 'failed')`
-	takeRecord  = `UPDATE records SET owner_id = $1 WHERE id = $2 AND owner_id <> $1` // want `DSQL003 unfenced-write: records is contended: store.go:28 compare-and-sets owner_id; this UPDATE changes owner_id with no fence`
+	takeRecord  = `UPDATE records SET owner_id = $1 WHERE id = $2 AND owner_id <> $1`
 	claimRecord = `UPDATE records SET owner_id = $1 WHERE id = $2 AND owner_id IS NULL`
 )
 
@@ -37,7 +37,7 @@ const (
 
 // Compared with the value it writes, a finish skips only a write that
 // changes nothing: it overwrites a cancelled job as well.
-const finishJob = `UPDATE jobs SET status = 'done' WHERE id = $1 AND status IS DISTINCT FROM 'done'` // want `DSQL003 unfenced-write: jobs is contended: store.go:26 compare-and-sets status; this UPDATE changes status`
+const finishJob = `UPDATE jobs SET status = 'done' WHERE id = $1 AND status IS DISTINCT FROM 'done'` // want `DSQL003 unfenced-write: status is compare-and-set: store.go:26 compare-and-sets status; this UPDATE changes status by the row's key without comparing it.* \(status is declared at migrations/000001_init.up.sql:10\)`
 
 // A package version is text: not a fence column, not coordination state.
 const bumpPackage = `UPDATE packages SET version = $1 WHERE name = $2`

@@ -24,7 +24,7 @@ func Running(db *sql.DB) (*sql.Rows, error) {
 
 // A blind state write: whatever the worker was doing, it is now retiring.
 func Retire(db *sql.DB, name string) error {
-	_, err := psql.Update("workers"). // want `DSQL003 unfenced-write: workers is contended: store.go:36 compare-and-sets state; this UPDATE changes state with no fence`
+	_, err := psql.Update("workers"). // want `DSQL003 unfenced-write: state is compare-and-set: store.go:36 compare-and-sets state; this UPDATE changes state by the row's key without comparing it`
 						SetMap(map[string]interface{}{"state": "retiring"}).
 						Where(sq.Eq{"name": name}).
 						RunWith(db).Exec()

@@ -11,7 +11,7 @@ const (
 	findExpired   = "SELECT id FROM items WHERE locked_until < now()"
 
 	// Deleting a claimed item by key alone takes it from its worker.
-	evictItem = "DELETE FROM items WHERE id = $1" // want `DSQL003 unfenced-write: items is contended: usage.go:7 compare-and-sets worker; this DELETE removes a row by its key with no fence; add .AND worker = \$2.`
+	evictItem = "DELETE FROM items WHERE id = $1" // want `DSQL003 unfenced-write: items's rows are claimed: usage.go:7 claims the row \(sets worker where it is NULL\); this DELETE deletes a claimed row by its key without checking the claim.* add .AND worker = \$2.`
 )
 
 // An OAuth2 request saved whole: its `state` is the client's parameter,

@@ -2,13 +2,13 @@ package unfenced
 
 // The workflow store's queries (sqlc-style, ? placeholders).
 const (
-	updateWorkflowStatus = `UPDATE workflow_executions SET status = ?, error_message = COALESCE(?, error_message) WHERE id = ? AND namespace = ?` // want `DSQL003 unfenced-write: workflow_executions is contended: workflows.go:12 compare-and-sets status; this UPDATE changes status with no fence; add .AND status = \?.`
+	updateWorkflowStatus = `UPDATE workflow_executions SET status = ?, error_message = COALESCE(?, error_message) WHERE id = ? AND namespace = ?` // want `DSQL003 unfenced-write: writes of workflow_executions check the lease in leases \(workflows.go:31\); this UPDATE changes status without that check`
 
 	completeWorkflow = "UPDATE workflow_executions SET status = 'completed', completed_at = ?, output_data = COALESCE(?, output_data) WHERE id = ? AND namespace = ?" // want `DSQL003`
 
 	sleepWorkflow = "UPDATE workflow_executions SET status = 'sleeping', sleep_until = ? WHERE id = ? AND namespace = ?" // want `DSQL003`
 
-	// Fenced: the status it leaves is compared.
+	// A sweep: the status it leaves is compared.
 	resetOrphaned = `UPDATE workflow_executions SET status = 'pending' WHERE namespace = ? AND status = 'running' AND id NOT IN (SELECT resource_id FROM leases WHERE kind = 'workflow' AND namespace = ?)`
 
 	// The scheduler looks due jobs up by their schedule: a filter, which
@@ -25,10 +25,10 @@ const (
 	takeOverLease = "UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3 AND (expires_at < now() OR worker_id = $1)"
 
 	// Stealing a lease with no guard at all.
-	stealLease = "UPDATE leases SET worker_id = $1 WHERE resource_id = $2" // want `DSQL003 unfenced-write: leases is contended: workflows.go:25 compare-and-sets worker_id; this UPDATE changes worker_id with no fence`
+	stealLease = "UPDATE leases SET worker_id = $1 WHERE resource_id = $2" // want `DSQL003 unfenced-write: leases's rows are claimed: workflows.go:25 claims the row \(sets worker_id\); this UPDATE changes worker_id without checking the claim.* add .AND worker_id = \$3.`
 
-	// A predicate that lives only in a subquery over another table is not a fence.
-	startWorkflow = `UPDATE workflow_executions SET status = 'running' WHERE id = ? AND namespace = ? AND EXISTS (SELECT 1 FROM leases WHERE resource_id = ? AND worker_id = ?)` // want `DSQL003`
+	// The lease check the other writes of workflow_executions skip.
+	startWorkflow = `UPDATE workflow_executions SET status = 'running' WHERE id = ? AND namespace = ? AND EXISTS (SELECT 1 FROM leases WHERE resource_id = ? AND worker_id = ?)`
 
 	// A payload-only write of a data table stays quiet.
 	saveStepOutput = "UPDATE workflow_steps SET output_data = ? WHERE namespace = ? AND execution_id = ? AND step_name = ?"
@@ -41,7 +41,7 @@ ON DUPLICATE KEY UPDATE
   expires_at = CASE WHEN expires_at <= ? OR worker_id = VALUES(worker_id) THEN VALUES(expires_at) ELSE expires_at END`
 
 	// An upsert that overwrites the owner unconditionally.
-	acquireLeaseBlind = "INSERT INTO leases (resource_id, worker_id) VALUES ($1, $2) ON CONFLICT (resource_id) DO UPDATE SET worker_id = EXCLUDED.worker_id" // want `DSQL003 unfenced-write: leases is contended: .*; this upsert changes worker_id with no fence; add .WHERE leases.worker_id = \$3. to DO UPDATE`
+	acquireLeaseBlind = "INSERT INTO leases (resource_id, worker_id) VALUES ($1, $2) ON CONFLICT (resource_id) DO UPDATE SET worker_id = EXCLUDED.worker_id" // want `DSQL003 unfenced-write: leases's rows are claimed: .*; this upsert changes worker_id without checking the claim.* add .WHERE leases.worker_id = \$3. to DO UPDATE`
 )
 
 // The DNS-owner upsert: fenced by the orchestration id.

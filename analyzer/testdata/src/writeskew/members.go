@@ -6,7 +6,7 @@ import "database/sql"
 
 func RemoveMember(db *sql.DB, group, user int64) error {
 	_, err := db.Exec(`DELETE FROM members
-WHERE group_id = $1 AND user_id = $2 AND NOT (role = 0 AND (SELECT COUNT(*) FROM members WHERE group_id = $1 AND user_id <> $2 AND role = 0) = 0)`, group, user) // want `DSQL003 unfenced-write: this DELETE is guarded by a subquery over other rows of members: under snapshot isolation two such writes both pass the guard`
+WHERE group_id = $1 AND user_id = $2 AND NOT (role = 0 AND (SELECT COUNT(*) FROM members WHERE group_id = $1 AND user_id <> $2 AND role = 0) = 0)`, group, user) // want `DSQL003 unfenced-write: this DELETE is guarded by a subquery over the rows of members with the same group_id, and no UNIQUE constraint holds what it checks: under snapshot isolation two such writes both pass the guard`
 	return err
 }
 

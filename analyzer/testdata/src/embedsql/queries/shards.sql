@@ -14,7 +14,7 @@ WHERE shard_id = $2;
 
 -- name: SetShardRange :exec
 UPDATE shards SET range_id = $1
-WHERE shard_id = $2; -- want `DSQL003 unfenced-write: shards is contended: .* this UPDATE changes range_id with no fence; add .AND range_id = \$3.`
+WHERE shard_id = $2; -- want `DSQL003 unfenced-write: range_id is compare-and-set: shards.sql:20 .* add .AND range_id = \$3.`
 
 -- name: UpdateShard :exec
 UPDATE shards SET range_id = $1 WHERE shard_id = $2 AND range_id = $3; -- want `DSQL004 unchecked-cas: the compare-and-swap write UpdateShard is annotated :exec`

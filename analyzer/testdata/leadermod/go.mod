@@ -1,0 +1,3 @@
+module example.com/leadermod
+
+go 1.22

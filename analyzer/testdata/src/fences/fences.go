@@ -1,0 +1,136 @@
+// Package fences holds one write per fence Aurora DSQL drops, and per
+// protocol a write can bypass, each beside its negative twin.
+package fences
+
+import (
+	"context"
+	"database/sql"
+)
+
+// A trigger refused reopening a closed link; DSQL has no triggers.
+const (
+	reopenLink        = "UPDATE links SET active_range = $1 WHERE id = $2" // want `DSQL003 unfenced-write: links has trigger links_no_reopen \(migrations/000001_links.up.sql:17\), whose function refuse_reopen \(migrations/000001_links.up.sql:12\) refused this UPDATE when OLD.closed_reason IS NOT NULL; .* add .AND closed_reason IS NULL.`
+	reopenOpenLink    = "UPDATE links SET active_range = $1 WHERE id = $2 AND closed_reason IS NULL"
+	annotateLink      = "UPDATE links SET note = $1 WHERE id = $2" // a column the trigger does not watch
+	renameUser        = "UPDATE users SET sso_id = $2 WHERE id = $1 AND NOT EXISTS (SELECT id FROM users WHERE sso_id = $2 AND id <> $1)"
+	renameUserNoIndex = "UPDATE users SET nick = $2 WHERE id = $1 AND NOT EXISTS (SELECT id FROM users WHERE nick = $2 AND id <> $1)" // want `DSQL003 unfenced-write: this UPDATE is guarded by a subquery over the rows of users with the same nick, and no UNIQUE constraint holds what it checks`
+)
+
+// An advisory lock serialised the branch pointer's writers.
+func moveBranch(ctx context.Context, tx *sql.Tx, repo, name, commit string) error {
+	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", repo); err != nil { // want `DSQL007`
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "UPDATE branches SET commit_id = $1 WHERE repo = $2 AND name = $3", commit, repo, name) // want `DSQL003 unfenced-write: this UPDATE runs after pg_advisory_xact_lock at fences.go:21 .* add .AND commit_id = \$4.`
+	return err
+}
+
+// Negative twin: the write compares the value it read.
+func moveBranchCAS(ctx context.Context, tx *sql.Tx, repo, name, old, commit string) error {
+	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", repo); err != nil { // want `DSQL007`
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "UPDATE branches SET commit_id = $1 WHERE repo = $2 AND name = $3 AND commit_id = $4", commit, repo, name, old)
+	return err
+}
+
+// LOCK TABLE serialised the transfer.
+func transfer(ctx context.Context, tx *sql.Tx, id int64, balance int64) error {
+	if _, err := tx.ExecContext(ctx, "LOCK TABLE accounts IN EXCLUSIVE MODE"); err != nil { // want `DSQL007`
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "UPDATE accounts SET balance = $1 WHERE id = $2", balance, id) // want `DSQL003 unfenced-write: this UPDATE runs after LOCK TABLE accounts at fences.go:39`
+	return err
+}
+
+// Negative twin: no table lock, and no fence of accounts anywhere.
+func deposit(ctx context.Context, tx *sql.Tx, id int64, balance int64) error {
+	_, err := tx.ExecContext(ctx, "UPDATE accounts SET balance = $2 WHERE id = $1", id, balance)
+	return err
+}
+
+// The shard's range_id read FOR SHARE fences the execution written after
+// it (the seed's ReadLockShards); DSQL refuses FOR SHARE.
+func readLockShard(ctx context.Context, tx *sql.Tx, shard int) (int64, error) {
+	var rangeID int64
+	err := tx.QueryRowContext(ctx, "SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE", shard).Scan(&rangeID) // want `DSQL001`
+	return rangeID, err
+}
+
+func appendHistory(ctx context.Context, tx *sql.Tx, shard int, run string, next int64) error {
+	if _, err := readLockShard(ctx, tx, shard); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "UPDATE executions SET next_event_id = $1 WHERE shard_id = $2 AND run_id = $3", next, shard, run) // want `DSQL003 unfenced-write: this UPDATE runs in the transaction that read shards.range_id FOR SHARE at fences.go:56`
+	return err
+}
+
+// Negative twin: the shard locked FOR UPDATE: a racing owner fails at
+// COMMIT.
+func appendHistoryLocked(ctx context.Context, tx *sql.Tx, shard int, run string, next int64) error {
+	if _, err := tx.ExecContext(ctx, "SELECT range_id FROM shards WHERE shard_id = $1 FOR UPDATE", shard); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "UPDATE executions SET next_event_id = $1 WHERE shard_id = $2 AND run_id = $3", next, shard, run)
+	return err
+}
+
+// A last-admin check read in a transaction set SERIALIZABLE: on DSQL's
+// snapshot isolation two removals both pass it.
+func removeMember(ctx context.Context, db *sql.DB, group, user int64) error {
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable}) // want `DSQL009`
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var admins int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM members WHERE group_id = $1 AND role = 'admin'", group).Scan(&admins); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM members WHERE group_id = $1 AND user_id = $2", group, user); err != nil { // want `DSQL003 unfenced-write: this DELETE is guarded by the read of members at fences.go:87 \(rows by group_id\), in a transaction set SERIALIZABLE at fences.go:81`
+		return err
+	}
+	return tx.Commit()
+}
+
+// Negative twin: the transaction reads the very row it deletes.
+func leaveGroup(ctx context.Context, db *sql.DB, group, user int64) error {
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable}) // want `DSQL009`
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.QueryContext(ctx, "SELECT role FROM members WHERE group_id = $1 AND user_id = $2", group, user); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM members WHERE user_id = $2 AND group_id = $1", group, user); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// A row inserted earlier in the same function: no other process has it.
+func createAndStart(ctx context.Context, tx *sql.Tx, id int64) error {
+	if _, err := tx.ExecContext(ctx, "INSERT INTO tasks (id, status) VALUES ($1, 'pending')", id); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "UPDATE tasks SET status = 'queued' WHERE id = $1", id)
+	return err
+}
+
+// Negative twin: the same write with no insert first bypasses the
+// state compare-and-swap.
+func requeue(ctx context.Context, tx *sql.Tx, id int64) error {
+	_, err := tx.ExecContext(ctx, "UPDATE tasks SET status = 'queued' WHERE id = $1 AND $1 > 0", id) // want `DSQL003 unfenced-write: status is compare-and-set: fences.go:128 compare-and-sets status`
+	return err
+}
+
+const startTask = "UPDATE tasks SET status = 'running' WHERE id = $1 AND status = 'queued'"
+
+// What .dsqllint.yaml declares: the scheduler's table, kept apart by a
+// mutex outside the database.
+const (
+	moveSchedule     = "UPDATE schedules SET next_run = $1 WHERE id = $2" // want `DSQL003 unfenced-write: schedules's rows are claimed: .dsqllint.yaml:4 declares it coordinated \(a Redis mutex held by the scheduler\)`
+	moveScheduleMine = "UPDATE schedules SET next_run = $1 WHERE id = $2 AND leader = $3"
+	noteSchedule     = "UPDATE schedules SET note = $1 WHERE id = $2"
+)

@@ -1,0 +1,201 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"slices"
+
+	"github.com/dsqllint/dsqllint/rules"
+	"github.com/dsqllint/dsqllint/sqlparse"
+)
+
+// scopedPos is a position in a function.
+type scopedPos struct {
+	pos   token.Pos
+	scope ast.Node
+}
+
+// scopedPrior is what a statement at pos establishes for the statements
+// after it in its function (DSQL003).
+type scopedPrior struct {
+	pos token.Pos
+	rules.Prior
+}
+
+// callerDepth bounds how many calls up a write's callers are followed.
+const callerDepth = 3
+
+// txPriors records, per function, what its statements establish for the
+// statements after them: locks, advisory locks, LOCK TABLE, inserts, a
+// SERIALIZABLE isolation and, in a SERIALIZABLE function, its reads. It
+// is the package's view of a transaction: a function and the package
+// functions it calls.
+func (c *checker) txPriors(parsed []*parsedText) map[ast.Node][]scopedPrior {
+	out := map[ast.Node][]scopedPrior{}
+	for _, sp := range c.serializable {
+		out[sp.scope] = append(out[sp.scope], scopedPrior{sp.pos, rules.Prior{Kind: rules.PriorSerializable, What: "SERIALIZABLE", At: c.where(sp.pos)}})
+	}
+	for _, p := range parsed {
+		t := p.text
+		if t.Scope == nil {
+			continue
+		}
+		for _, st := range p.script.Stmts {
+			pos := t.Pos(st.Span.Start, false)
+			for _, pr := range rules.PriorsOf(st, c.where(pos)) {
+				out[t.Scope] = append(out[t.Scope], scopedPrior{pos, pr})
+			}
+		}
+	}
+	// The reads that guard a SERIALIZABLE transaction's writes: parsed
+	// again only there, since the token model keeps no table of a read.
+	for _, p := range parsed {
+		t := p.text
+		if t.Scope == nil || !slices.ContainsFunc(out[t.Scope], func(sp scopedPrior) bool { return sp.Kind == rules.PriorSerializable }) {
+			continue
+		}
+		for _, st := range p.script.Stmts {
+			if st.Kind != sqlparse.KindSelect || len(st.Locks) > 0 {
+				continue
+			}
+			if table, keys, ok := sqlparse.ReadOf(p.script.Text[st.Span.Start:st.Span.End]); ok {
+				pos := t.Pos(st.Span.Start, false)
+				out[t.Scope] = append(out[t.Scope], scopedPrior{pos, rules.Prior{Kind: rules.PriorRead, Table: table, Keys: keys, At: c.where(pos)}})
+			}
+		}
+	}
+	return out
+}
+
+// txView returns, for the statements of t, what runs before them in the
+// package's view of their transaction: the function's own statements
+// before them, those of the package functions it called first, and its
+// callers' before they called it (every caller, for Every; any, for
+// Some). A constant's text is judged at its every use.
+func (c *checker) txView(priors map[ast.Node][]scopedPrior, t *Text) func(int) rules.TxView {
+	if len(priors) == 0 {
+		return nil
+	}
+	callers := c.callersOf()
+	// before returns the priors of scope before pos, and of the package
+	// functions it calls before pos.
+	before := func(scope ast.Node, pos token.Pos) []rules.Prior {
+		var out []rules.Prior
+		for _, sp := range priors[scope] {
+			if sp.pos < pos {
+				out = append(out, sp.Prior)
+			}
+		}
+		for _, call := range c.calls[scope] {
+			if call.pos < pos {
+				for _, sp := range priors[call.fn] {
+					out = append(out, sp.Prior)
+				}
+			}
+		}
+		return out
+	}
+	var view func(scope ast.Node, pos token.Pos, depth int) rules.TxView
+	view = func(scope ast.Node, pos token.Pos, depth int) rules.TxView {
+		own := before(scope, pos)
+		v := rules.TxView{Every: own, Some: slices.Clone(own)}
+		fd, ok := scope.(*ast.FuncDecl)
+		if !ok || depth == 0 || len(callers[fd]) == 0 {
+			return v
+		}
+		var every []rules.Prior
+		for i, call := range callers[fd] {
+			if call.scope == scope {
+				return v // recursion: no caller's view holds for every run
+			}
+			cv := view(call.scope, call.pos, depth-1)
+			v.Some = append(v.Some, cv.Some...)
+			if i == 0 {
+				every = cv.Every
+			} else {
+				every = intersect(every, cv.Every)
+			}
+		}
+		v.Every = append(v.Every, every...)
+		return v
+	}
+	at := func(u *Text) func(int) rules.TxView {
+		return func(off int) rules.TxView { return view(u.Scope, u.Pos(off, false), callerDepth) }
+	}
+	switch {
+	case t.Scope != nil:
+		return at(t)
+	case len(c.uses[t.Const]) > 0:
+		uses := c.uses[t.Const]
+		return func(int) rules.TxView {
+			var v rules.TxView
+			for i, u := range uses {
+				if u.Scope == nil {
+					return rules.TxView{}
+				}
+				uv := at(u)(0)
+				v.Some = append(v.Some, uv.Some...)
+				if i == 0 {
+					v.Every = uv.Every
+				} else {
+					v.Every = intersect(v.Every, uv.Every)
+				}
+			}
+			return v
+		}
+	}
+	return nil
+}
+
+// caller is a call of a package function, in scope, at pos.
+type caller struct {
+	scope ast.Node
+	pos   token.Pos
+}
+
+// callersOf indexes the package's calls by the function called, once.
+func (c *checker) callersOf() map[*ast.FuncDecl][]caller {
+	if c.callers != nil {
+		return c.callers
+	}
+	c.callers = map[*ast.FuncDecl][]caller{}
+	for scope, calls := range c.calls {
+		for _, call := range calls {
+			c.callers[call.fn] = append(c.callers[call.fn], caller{scope, call.pos})
+		}
+	}
+	for _, cs := range c.callers {
+		slices.SortFunc(cs, func(a, b caller) int { return int(a.pos - b.pos) })
+	}
+	return c.callers
+}
+
+// intersect keeps the priors of a that b has too (the same kind, table
+// and keys).
+func intersect(a, b []rules.Prior) []rules.Prior {
+	var out []rules.Prior
+	for _, p := range a {
+		if slices.ContainsFunc(b, func(q rules.Prior) bool {
+			return q.Kind == p.Kind && q.Table == p.Table && slices.Equal(q.Keys, p.Keys)
+		}) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// joinViews adds what the module stage traced across packages to the
+// package's view of each statement.
+func joinViews(pkg func(int) rules.TxView, module func(int) (rules.TxView, bool)) func(int) rules.TxView {
+	return func(off int) rules.TxView {
+		var v rules.TxView
+		if pkg != nil {
+			v = pkg(off)
+		}
+		if mv, ok := module(off); ok {
+			v.Some = append(v.Some, mv.Some...)
+			v.Every = append(v.Every, mv.Every...)
+		}
+		return v
+	}
+}
