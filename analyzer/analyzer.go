@@ -273,6 +273,8 @@ type checker struct {
 	// helpers whether a function is a retry helper by its body.
 	loops   map[ast.Node]bool
 	helpers map[*ast.FuncDecl]bool
+	// sprintfs are the fmt.Sprintf calls whose format is a literal, by it.
+	sprintfs map[*ast.BasicLit]*ast.CallExpr
 	// constTexts are the texts named constants declare, and sqlcStmts
 	// where each query of the package's sqlc query files starts: where a
 	// statement another text runs is reported (stmtAt).
@@ -338,9 +340,9 @@ func (c *checker) lint(texts []*Text) {
 			c.note(t.Pos(0, false), "skipped SQL text: %s", s.Skipped)
 			continue
 		}
-		p := &parsedText{text: t, script: s, dirs: c.sqlDirectives(t, s)}
+		p := &parsedText{text: t, script: c.nameHoles(t, s), dirs: c.sqlDirectives(t, s)}
 		parsed = append(parsed, p)
-		for _, st := range s.Stmts {
+		for _, st := range p.script.Stmts {
 			if l := st.Locks; st.Fragment && !t.Ref && len(l) > 0 {
 				c.lockFragments = append(c.lockFragments, goLock{t.Pos(l[0].Span.Start, false), t.Pos(l[0].Span.End, true), t.Scope, l[0].Strength})
 			}
@@ -492,11 +494,16 @@ func (c *checker) goSchema(parsed []*parsedText) *catalog.Catalog {
 }
 
 // once reports a text that runs once, so that no other process races
-// for the rows it writes: a test's, and a migration's (in the schema's
-// directories, or a function of a Go migration list).
+// for the rows it writes: a test's, and a migration's (a .sql file in the
+// schema's directories, or a Go file there of a package named for
+// migrations, a function of a Go migration list, a package of
+// migrations). A store's own code beside its schema.sql runs every day.
 func (c *checker) once(t *Text) bool {
-	return t.Node != nil && (c.migrations || c.inTest(t.Node.Pos())) || t.Scope != nil && c.onceScopes[t.Scope] ||
-		c.settings.migrationDirs[filepath.Dir(c.pass.Fset.Position(t.Pos(0, false)).Filename)]
+	if t.Node != nil && (c.migrations || c.inTest(t.Node.Pos())) || t.Scope != nil && c.onceScopes[t.Scope] {
+		return true
+	}
+	inMigrations := c.settings.migrationDirs[filepath.Dir(c.pass.Fset.Position(t.Pos(0, false)).Filename)]
+	return inMigrations && (t.Node == nil || strings.Contains(path.Base(c.pass.Pkg.Path()), "migrat"))
 }
 
 // migrationScopes returns the functions that change the schema (CREATE
@@ -554,7 +561,7 @@ func migrationScopes(pkg string, files []*ast.File, parsed []*parsedText) (scope
 // learn records what st, of text t, shows of contention.
 func (c *checker) learn(fences *rules.Fences, t *Text, st *sqlparse.Statement) {
 	at := ""
-	if st.Write != nil || len(st.Locks) > 0 {
+	if st.Write != nil || len(st.Locks) > 0 || len(st.Reads) > 0 {
 		at = c.where(t.Pos(st.Span.Start, false))
 	}
 	fences.Learn(c.settings.cfg, st, at)

@@ -47,6 +47,7 @@ func (c *checker) collect() []*Text {
 	c.loops = map[ast.Node]bool{}
 	c.helpers = map[*ast.FuncDecl]bool{}
 	c.nonSQL = map[types.Object]bool{}
+	c.sprintfs = map[*ast.BasicLit]*ast.CallExpr{}
 	db := reachesDB(c.pass.Pkg)
 	c.db = db
 	var texts []*Text
@@ -102,6 +103,11 @@ func (c *checker) collect() []*Text {
 					}
 					if c.settings.retryFuncs.has(fn) {
 						c.retrySites = append(c.retrySites, txflow.Retry{Pos: n.Pos()})
+					}
+					if fn.Name() == "Sprintf" && fn.Pkg().Path() == "fmt" && len(n.Args) > 1 {
+						if lit, ok := ast.Unparen(n.Args[0]).(*ast.BasicLit); ok {
+							c.sprintfs[lit] = n // its %s verbs name the arguments (holes.go)
+						}
 					}
 					if db {
 						c.observeCall(n, fn, key, stack, scope)

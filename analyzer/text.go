@@ -51,6 +51,8 @@ type piece struct {
 	offs        []int
 	opaque      bool
 	kind        fixer.Kind
+	// expr is the expression an opaque piece stands for, when it is one.
+	expr ast.Expr
 }
 
 // Pos maps a byte offset of SQL to a source position. end selects the
@@ -142,7 +144,8 @@ func (b *textBuilder) literal(lit *ast.BasicLit) bool {
 // opaque appends text that maps as a whole to the expression e.
 func (b *textBuilder) opaque(s string, e ast.Node) {
 	start := b.add(s)
-	b.pieces = append(b.pieces, piece{start: start, end: start + len(s), pos: e.Pos(), endPos: e.End(), opaque: true})
+	x, _ := e.(ast.Expr)
+	b.pieces = append(b.pieces, piece{start: start, end: start + len(s), pos: e.Pos(), endPos: e.End(), opaque: true, expr: x})
 }
 
 func (b *textBuilder) text() *Text {

@@ -260,8 +260,13 @@ func (j *judge) lostLock() (string, bool) {
 		}
 	}
 	if j.p.Advisory.Does != "" && w.Kind != sqlparse.KindInsert && !j.lockedFirst() {
+		restore := cas
+		if len(j.p.Owners) == 0 {
+			restore = "claim the rows with a compare-and-swap of an owner column instead (UPDATE ... SET owner = $me WHERE <key> AND owner IS NULL) " +
+				"and compare it in this write (AND owner = $me), checking that one row changed"
+		}
 		return lost(fmt.Sprintf("writes a row of %s by its key, and %s; Aurora DSQL refuses advisory locks (DSQL007), "+
-			"so this write no longer runs only for the claim's holder", j.table, j.p.Advisory), cas), true
+			"so this write no longer runs only for the claim's holder", j.table, j.p.Advisory), restore), true
 	}
 	return "", false
 }
@@ -305,6 +310,9 @@ func (j *judge) predicate(col string) string {
 	ph := placeholder(j.ctx, j.st, col)
 	switch {
 	case j.w.Kind == sqlparse.KindInsert:
+		if !sqlIdent(j.table) {
+			return fmt.Sprintf("add `WHERE %s = %s` to DO UPDATE", col, ph) // a table named at run time
+		}
 		return fmt.Sprintf("add `WHERE %s.%s = %s` to DO UPDATE", j.table, col, ph)
 	case j.w.HasWhere:
 		return fmt.Sprintf("add `AND %s = %s`", col, ph)
@@ -606,6 +614,12 @@ func locksOwnTarget(st *sqlparse.Statement, w *sqlparse.Write) bool {
 		}
 	}
 	return false
+}
+
+// sqlIdent reports a name SQL can spell as written: not the Go
+// expression that names a table at run time (Store.table).
+func sqlIdent(name string) bool {
+	return name != "" && !strings.ContainsAny(name, ".()[] ")
 }
 
 func keysList(keys [][]string) string {
