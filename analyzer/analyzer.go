@@ -103,10 +103,10 @@ func (s *settings) register(fs *flag.FlagSet) {
 		defer fs.VisitAll(func(f *flag.Flag) { f.Value = &recorded{Value: f.Value, name: f.Name, set: s.flags} })
 	}
 	fs.Var(&s.cfg.Target, "dsql-version", "target Aurora DSQL release `YYYY-MM[-DD]`; rules for features DSQL added later stay silent")
-	fs.Var(&s.cfg.FenceColumns, "fence-columns", "comma-separated version/epoch column names (`*` globs) that fence a write")
-	fs.Var(&s.cfg.OwnerColumns, "owner-columns", "comma-separated owner column names that fence a write when compared with the caller")
-	fs.Var(&s.cfg.StateColumns, "state-columns", "comma-separated state, lease and schedule column names: contended state once the module shows a table contended (DSQL003)")
-	fs.Var(&s.cfg.ExpiryColumns, "expiry-columns", "comma-separated lease expiry column names that fence a write when compared with <")
+	fs.Var(&s.cfg.FenceColumns, "fence-columns", "comma-separated version/epoch column names (`*` globs) that make a write a compare-and-swap whose result must be read (DSQL004)")
+	fs.Var(&s.cfg.OwnerColumns, "owner-columns", "comma-separated owner column names that make a write a compare-and-swap when compared with the caller (DSQL004)")
+	fs.Var(&s.cfg.StateColumns, "state-columns", "comma-separated state column names a DELETE compares as a compare-and-swap (DSQL004)")
+	fs.Var(&s.cfg.ExpiryColumns, "expiry-columns", "comma-separated lease expiry column names whose `< now()` guards a claim")
 	fs.Var(ruleSet{s.cfg}, "disable", "comma-separated rule IDs to disable (e.g. DSQL003)")
 	fs.Var(&s.cfg.MigrationTx, "migration-tx", "how the migration runner applies a .sql file: `statement` (each statement on its own) or file (the file, or each goose/dbmate section, in one transaction, as golang-migrate and goose do)")
 	fs.Var(&s.retryFuncs, "retry-funcs", "comma-separated functions (`pkg/path.Func`) that run a transaction with retries on SQLSTATE 40001")
@@ -187,6 +187,10 @@ func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
 		}
 	}
 	c.lint(texts)
+	if ms.file != nil && len(ms.file.Excludes) > 0 {
+		// The module stage's findings in the package are dropped alike.
+		c.summary.Excluded = func(pos token.Pos, category string) bool { return ms.excluded(pass, pos, category) }
+	}
 	return c.summary, nil
 }
 

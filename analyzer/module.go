@@ -3,6 +3,7 @@ package analyzer
 import (
 	"flag"
 	"fmt"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -212,15 +213,19 @@ func (s *settings) excluding(pass *analysis.Pass) *analysis.Pass {
 	p := *pass
 	report := pass.Report
 	p.Report = func(d analysis.Diagnostic) {
-		name := pass.Fset.Position(d.Pos).Filename
-		if rel, err := filepath.Rel(s.root, name); err == nil && !strings.HasPrefix(rel, "..") {
-			if s.file.Excluded(filepath.ToSlash(rel), d.Category) {
-				return
-			}
+		if !s.excluded(pass, d.Pos, d.Category) {
+			report(d)
 		}
-		report(d)
 	}
 	return &p
+}
+
+// excluded reports a finding of category at pos that the module's exclude
+// entries drop.
+func (s *settings) excluded(pass *analysis.Pass, pos token.Pos, category string) bool {
+	name := pass.Fset.Position(pos).Filename
+	rel, err := filepath.Rel(s.root, name)
+	return err == nil && !strings.HasPrefix(rel, "..") && s.file.Excluded(filepath.ToSlash(rel), category)
 }
 
 // listFlag is a comma-separated list flag.

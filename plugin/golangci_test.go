@@ -241,9 +241,12 @@ func exampleModule(t *testing.T, root, config string) string {
 }
 
 // golangciConfig is a .golangci.yml that enables only dsqllint, with the
-// given lines under its settings.
+// given lines under its settings, and every finding of a line shown (as
+// docs/integrations.md advises).
 func golangciConfig(settings string) string {
 	cfg := `version: "2"
+issues:
+  uniq-by-line: false
 linters:
   default: none
   enable:

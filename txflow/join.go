@@ -97,6 +97,14 @@ func Join(fset *token.FileSet, sums []*Summary) *Module {
 	m.findings = append(m.findings, locks...)
 	m.decisions = decisions
 	m.findings = append(m.findings, m.droppedCASResults()...)
+	byPkg := map[string]*Summary{}
+	for _, s := range m.sums {
+		byPkg[s.Pkg] = s
+	}
+	m.findings = slices.DeleteFunc(m.findings, func(f Finding) bool {
+		s := byPkg[f.Pkg]
+		return s != nil && s.Excluded != nil && s.Excluded(f.Pos, f.Category)
+	})
 	sort.Slice(m.findings, func(i, j int) bool { return m.findings[i].Pos < m.findings[j].Pos })
 	return m
 }

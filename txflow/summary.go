@@ -74,6 +74,9 @@ type Summary struct {
 	// result is dropped.
 	CASResults []CASResult
 	Drops      []Drop
+	// Excluded reports a finding the module's configuration drops in the
+	// package (its exclude entries); nil when there are none.
+	Excluded func(pos token.Pos, category string) bool
 }
 
 // WriteVerdict is DSQL003's judgement of one write: the finding, or (Diag

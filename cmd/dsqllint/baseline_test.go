@@ -74,7 +74,7 @@ func TestBaselineRoundTrip(t *testing.T) {
 		return s + "\nconst readOrderAgain = \"SELECT status, total FROM orders WHERE id = $1 FOR SHARE\"\n"
 	})
 	out, code = run(t, svc, bin, "-baseline="+base, "./...")
-	if code != 3 || findings(out) != 1 || !strings.Contains(out, "store.go:26:") || !strings.Contains(out, "DSQL001 share-lock") {
+	if code != 3 || findings(out) != 1 || !strings.Contains(out, "store.go:29:") || !strings.Contains(out, "DSQL001 share-lock") {
 		t.Errorf("after adding a FOR SHARE: exit %d, want 3 and one finding\n%s", code, out)
 	}
 	out, _, code = runSplit(t, svc, bin, "-baseline="+base, "-format=sarif", "./...")

@@ -8,16 +8,16 @@ import (
 )
 
 // schemaModule writes a module whose migrations declare a version column
-// and whose code deletes rows of that table by key only.
+// that its code compare-and-sets, and bumps blind.
 func schemaModule(t *testing.T, config string) string {
 	t.Helper()
 	dir := module(t, `package m
 
-const deleteExecution = "DELETE FROM executions WHERE shard_id = $1 AND run_id = $2"
+const bumpExecution = "UPDATE executions SET db_record_version = db_record_version + 1 WHERE shard_id = $1 AND run_id = $2"
 
 const lock = "SELECT * FROM executions WHERE run_id = $1 FOR SHARE"
 
-const finish = "UPDATE executions SET state = 'done' WHERE shard_id = $1 AND run_id = $2 AND state = 'running'"
+const casExecution = "UPDATE executions SET db_record_version = $1 WHERE shard_id = $2 AND run_id = $3 AND db_record_version = $4"
 `)
 	files := map[string]string{
 		"db/migrations/000001_init.up.sql":      "CREATE TABLE executions (\n  shard_id int,\n  run_id bytea,\n  state text,\n  PRIMARY KEY (shard_id, run_id)\n);\n",
@@ -43,16 +43,17 @@ const finish = "UPDATE executions SET state = 'done' WHERE shard_id = $1 AND run
 func TestSchemaAndConfig(t *testing.T) {
 	dir := schemaModule(t, "# defaults\n")
 	out, code := run(t, dir, bin, "./...")
-	want := "m.go:3:49: DSQL003 unfenced-write: executions is contended: m.go:5 locks it FOR SHARE; this DELETE removes a row by its key with no fence; " +
-		"add `AND db_record_version = $3` with the value read earlier and check that one row changed (occ.ExecCAS) (the version column executions has, db/migrations/000012_version.up.sql:2)"
+	want := "m.go:3:88: DSQL003 unfenced-write: db_record_version is compare-and-set: m.go:7 compare-and-sets db_record_version; " +
+		"this UPDATE changes db_record_version by the row's key without comparing it, so a stale writer overwrites the winner: " +
+		"add `AND db_record_version = $3` with the value read earlier and check that one row changed (occ.ExecCAS) (db_record_version is declared at db/migrations/000012_version.up.sql:2)"
 	if code != 3 || !strings.Contains(out, want) || !strings.Contains(out, "DSQL001") {
 		t.Errorf("exit %d, want %d and %q:\n%s", code, 3, want, out)
 	}
 
-	dir = schemaModule(t, "disable: [DSQL003]\nexclude:\n  - path: m.go\n    rules: [DSQL001]\n")
+	dir = schemaModule(t, "disable: [DSQL003]\nexclude:\n  - path: m.go\n    rules: [DSQL001, DSQL005]\n")
 	out, code = run(t, dir, bin, "./...")
 	if code != 0 || out != "" {
-		t.Errorf("with DSQL003 disabled and DSQL001 excluded in m.go: exit %d\n%s", code, out)
+		t.Errorf("with DSQL003 disabled and DSQL001, DSQL005 excluded in m.go: exit %d\n%s", code, out)
 	}
 	// A flag overrides the file's setting; the exclude still holds.
 	out, code = run(t, dir, bin, "-disable=DSQL109", "./...")
@@ -66,7 +67,7 @@ func TestSchemaAndConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _ = run(t, dir, bin, "./...")
-	if !strings.Contains(out, "DSQL003") || strings.Contains(out, "db_record_version") {
+	if !strings.Contains(out, "DSQL003") || strings.Contains(out, "declared at db/migrations") {
 		t.Errorf("schema setting ignored:\n%s", out)
 	}
 }
@@ -97,7 +98,7 @@ func TestConfigErrors(t *testing.T) {
 func TestVetToolConfig(t *testing.T) {
 	dir := schemaModule(t, "disable: [DSQL001]\n")
 	out, code := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
-	if code == 0 || !strings.Contains(out, "(the version column executions has, db/migrations/000012_version.up.sql:2)") || strings.Contains(out, "DSQL001") {
+	if code == 0 || !strings.Contains(out, "(db_record_version is declared at db/migrations/000012_version.up.sql:2)") || strings.Contains(out, "DSQL001") {
 		t.Errorf("go vet -vettool: exit %d\n%s", code, out)
 	}
 	out, _ = run(t, dir, "go", "vet", "-vettool="+bin, "-disable=DSQL003", "./...")

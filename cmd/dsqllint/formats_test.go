@@ -348,7 +348,8 @@ func TestSARIF(t *testing.T) {
 
 func TestFailOn(t *testing.T) {
 	warning := module(t, "package m\n\nconst q = \"UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3\"\n\n"+
-		"const renew = \"UPDATE leases SET expires_at = $1 WHERE resource_id = $2 AND worker_id = $3\"\n")
+		"const renew = \"UPDATE leases SET expires_at = $1 WHERE resource_id = $2 AND worker_id = $3\"\n\n"+
+		"const claim = \"UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3 AND expires_at < now()\"\n")
 	for _, tc := range []struct {
 		args []string
 		code int

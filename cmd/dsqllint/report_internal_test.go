@@ -14,8 +14,9 @@ import (
 func TestJSONMatchesXTools(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"go.mod":    "module example.com/m\n\ngo 1.25\n",
-		"m.go":      "package m\n\nconst q = \"SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE\"\n\nconst u = \"UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3\"\n\nconst r = \"UPDATE leases SET expires_at = $1 WHERE resource_id = $2 AND worker_id = $3\"\n",
+		"go.mod": "module example.com/m\n\ngo 1.25\n",
+		"m.go": "package m\n\nconst q = \"SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE\"\n\nconst u = \"UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3\"\n\nconst r = \"UPDATE leases SET expires_at = $1 WHERE resource_id = $2 AND worker_id = $3\"\n" +
+			"\nconst c = \"UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3 AND expires_at < now()\"\n",
 		"m_test.go": "package m\n\nconst qt = \"SELECT 1 FROM t WHERE id = $1 FOR SHARE\"\n",
 	}
 	for name, src := range files {
@@ -24,7 +25,13 @@ func TestJSONMatchesXTools(t *testing.T) {
 		}
 	}
 	t.Chdir(dir)
-	res, graph, code := checkPackages(analyzer.New(), []string{"./..."}, true, false)
+	// DSQL005's module-stage findings (the share locks' retry once fixed)
+	// are what x/tools' printer cannot show: compare without them.
+	a := analyzer.New()
+	if err := a.Flags.Set("disable", "DSQL005"); err != nil {
+		t.Fatal(err)
+	}
+	res, graph, code := checkPackages(a, []string{"./..."}, true, false)
 	if res == nil || code != exitClean {
 		t.Fatalf("checkPackages: exit %d", code)
 	}

@@ -59,7 +59,7 @@ func run(a *analysis.Analyzer, args []string) int {
 	fs.BoolVar(&o.timing, "timing", false, "print on stderr the time spent loading packages and analysing them, and the slowest packages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to `FILE`")
-	why := fs.String("why", "", "print why each lock on `FILE:LINE` is reported or not by DSQL005 (the chain the analysis followed from the lock to its transaction's Begin and the retries around it), and each write there by DSQL003 (the evidence that its table is contended, or why it is left alone); and exit")
+	why := fs.String("why", "", "print why each lock on `FILE:LINE` is reported or not by DSQL005 (the chain the analysis followed from the lock to its transaction's Begin and the retries around it), and each write there by DSQL003 (the fence it loses or bypasses, or the fences it looked for and did not find); and exit")
 	explain := fs.String("explain", "", "print the page of rule `ID` (DSQL001): what fails on Aurora DSQL, why, the fix, how to suppress it; and exit")
 	version := fs.Bool("version", false, "print dsqllint's version and the newest Aurora DSQL feature its rules know, and exit")
 	if err := fs.Parse(args); err != nil {

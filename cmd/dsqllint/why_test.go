@@ -109,20 +109,22 @@ func Log(ctx context.Context, db *sql.DB, id int) error {
 	_, err := db.ExecContext(ctx, "UPDATE audit SET seen = true WHERE id = $1", id)
 	return err
 }
+
+const start = "UPDATE tasks SET status = 'running' WHERE key = $1 AND status = 'new'"
 `
 
-// TestWhyWrites: -why on a write prints DSQL003's verdict with its
-// evidence, or why the write is left alone.
+// TestWhyWrites: -why on a write prints DSQL003's verdict with the fence
+// it bypasses, or why the write is left alone.
 func TestWhyWrites(t *testing.T) {
 	dir := module(t, whyWritesSrc)
 	for _, c := range []struct {
 		line int
 		want string
 	}{
-		{11, "DSQL003 quiet: payload only: it changes note; the contended columns of tasks are status (m.go:8 locks it FOR UPDATE)"},
-		{17, "DSQL003 reported: tasks is contended: m.go:8 locks it FOR UPDATE; this UPDATE changes status with no fence"},
+		{11, "DSQL003 quiet: payload only: it changes note; tasks's fences protect status"},
+		{17, "DSQL003 reported: status is compare-and-set: m.go:34 compare-and-sets status; this UPDATE changes status by the row's key without comparing it"},
 		{25, "DSQL003 quiet: the row is locked FOR UPDATE earlier in the same transaction"},
-		{30, "DSQL003 quiet: nothing in the module locks audit or compare-and-sets its columns"},
+		{30, "DSQL003 quiet: no fence found: no statement of the module claims audit's rows"},
 	} {
 		out, _ := run(t, dir, bin, "-why", "m.go:"+strconv.Itoa(c.line), "./...")
 		if !strings.Contains(out, c.want) {

@@ -1,6 +1,7 @@
 -- +goose Up
--- The schema dsqllint learns: the tables' keys. That shards and leases
--- are contended it learns from the statements that compare-and-set them.
+-- The schema dsqllint learns: the tables' keys. Which fences shards and
+-- leases have it learns from the statements that claim and compare-and-set
+-- them.
 CREATE TABLE shards (
     shard_id INTEGER PRIMARY KEY,
     range_id BIGINT NOT NULL,

@@ -1,11 +1,16 @@
 -- Lease queries, sqlc style.
 
+-- name: ClaimLease :execrows
+-- A worker takes a lease that is free or ran out.
+UPDATE leases SET worker_id = $1, expires_at = $2
+WHERE resource_id = $3 AND (worker_id IS NULL OR expires_at < now());
+
 -- name: HeartbeatLease :execrows
 UPDATE leases SET heartbeat_at = $1, expires_at = $2
 WHERE resource_id = $3 AND worker_id = $4;
 
 -- name: StealLease :exec
--- DSQL003: takes the lease whoever holds it.
+-- DSQL003: takes the lease whoever holds it, bypassing the claim.
 UPDATE leases SET worker_id = $1, expires_at = $2
 WHERE resource_id = $3;
 

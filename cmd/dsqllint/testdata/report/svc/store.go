@@ -17,5 +17,8 @@ const stealLease = "UPDATE leases SET worker_id = $1, expires_at = $2 WHERE reso
 // Non-ASCII text before the clause: SARIF columns count UTF-16 code units.
 const readNote = "SELECT body FROM notes WHERE title = 'héllo 🙂' FOR SHARE"
 
-// The renewal that shows leases contended.
+// The renewal by the lease's holder.
 const renewLease = "UPDATE leases SET expires_at = $1 WHERE resource_id = $2 AND worker_id = $3"
+
+// The claim whose holder the renewal checks.
+const claimLease = "UPDATE leases SET worker_id = $1, expires_at = $2 WHERE resource_id = $3 AND expires_at < now()"
