@@ -68,6 +68,11 @@ func TestErrors(t *testing.T) {
 		{"exclude:\n  - path: a\n    rule: [DSQL003]\n", ".dsqllint.yaml:3: exclude: unknown key \"rule\""},
 		{"exclude: a\n", ".dsqllint.yaml:1: exclude: want a list"},
 		{"exclude:\n  - \"[\"\n", ".dsqllint.yaml:2: exclude: bad pattern"},
+		{"coordination: shards\n", ".dsqllint.yaml:1: coordination: want a list"},
+		{"coordination:\n  - owner: [leader]\n    why: x\n", ".dsqllint.yaml:2: coordination: an entry without a table"},
+		{"coordination:\n  - table: t\n    why: x\n", ".dsqllint.yaml:2: coordination: t names no version, owner or state column"},
+		{"coordination:\n  - table: t\n    owner: [o]\n", ".dsqllint.yaml:2: coordination: t says nothing of why"},
+		{"coordination:\n  - table: t\n    owners: [o]\n", ".dsqllint.yaml:3: coordination: unknown key \"owners\""},
 	}
 	for _, c := range cases {
 		_, err := Parse(".dsqllint.yaml", []byte(c.text), known)
@@ -103,6 +108,37 @@ func TestFindRoot(t *testing.T) {
 	} {
 		if got := FindRoot(filepath.Join(dir, rel)); got != want {
 			t.Errorf("FindRoot(%s) = %q, want %q", rel, got, want)
+		}
+	}
+}
+
+// TestCoordination: tables declared coordinated by what the code cannot
+// show, for DSQL003.
+func TestCoordination(t *testing.T) {
+	f, err := Parse(".dsqllint.yaml", []byte(`coordination:
+  - table: Schedules
+    owner: leader
+    state: [next_run, Paused]
+    why: a Redis mutex
+  - table: documents
+    version: [revision]
+    why: one writer today
+`), known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Coordination{
+		{Table: "schedules", Owner: []string{"leader"}, State: []string{"next_run", "paused"}, Why: "a Redis mutex", Line: 2},
+		{Table: "documents", Version: []string{"revision"}, Why: "one writer today", Line: 6},
+	}
+	if len(f.Coordination) != len(want) {
+		t.Fatalf("got %+v", f.Coordination)
+	}
+	for i, c := range f.Coordination {
+		w := want[i]
+		if c.Table != w.Table || strings.Join(c.Owner, ",") != strings.Join(w.Owner, ",") || strings.Join(c.State, ",") != strings.Join(w.State, ",") ||
+			strings.Join(c.Version, ",") != strings.Join(w.Version, ",") || c.Why != w.Why || c.Line != w.Line {
+			t.Errorf("entry %d: got %+v, want %+v", i, c, w)
 		}
 	}
 }

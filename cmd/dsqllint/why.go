@@ -66,6 +66,7 @@ func explainLocks(w io.Writer, res *result, at whyAt) int {
 func explainWrites(w io.Writer, res *result, at whyAt) int {
 	wd, _ := os.Getwd()
 	n := 0
+	said := map[string]bool{} // a package and its test variant judge the same write
 	for _, v := range res.writes {
 		p, end := res.fset.Position(v.Pos), res.fset.Position(v.End)
 		if p.Filename != end.Filename || at.line < p.Line || at.line > end.Line || !at.matches(p.Filename, at.line) {
@@ -75,8 +76,12 @@ func explainWrites(w io.Writer, res *result, at whyAt) int {
 		if v.Diag != nil {
 			verdict = "reported: " + strings.TrimPrefix(v.Diag.Message, "DSQL003 unfenced-write: ")
 		}
-		fmt.Fprintf(w, "%s:%d:%d: DSQL003 %s\n", relPath(wd, p.Filename), p.Line, p.Column, verdict)
-		n++
+		line := fmt.Sprintf("%s:%d:%d: DSQL003 %s\n", relPath(wd, p.Filename), p.Line, p.Column, verdict)
+		if !said[line] {
+			said[line] = true
+			fmt.Fprint(w, line)
+			n++
+		}
 	}
 	return n
 }
