@@ -277,6 +277,9 @@ type checker struct {
 	// helpers whether a function is a retry helper by its body.
 	loops   map[ast.Node]bool
 	helpers map[*ast.FuncDecl]bool
+	// fields maps function-typed struct fields to what the package
+	// assigns them (fieldFuncs).
+	fields map[*types.Var][]*types.Func
 	// sprintfs are the fmt.Sprintf calls whose format is a literal, by it.
 	sprintfs map[*ast.BasicLit]*ast.CallExpr
 	// constTexts are the texts named constants declare, and sqlcStmts

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -125,6 +126,15 @@ func (c *checker) collect() []*Text {
 					switch f := typeutil.Callee(info, n).(type) {
 					case *types.Var:
 						c.varCalls = append(c.varCalls, varCall{scope, n, f, closure, loops})
+						// s.runFn(...), a field the package sets to a method
+						// value (s.runFn = s.run, for tests to replace): a call
+						// of what it holds.
+						for _, fn := range c.fieldFuncs()[f] {
+							if fd := c.funcs[fn]; fd != nil {
+								c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, closure, loops, stack[len(stack)-2]})
+							}
+							c.noteFuncArgs(n, c.key(fn), scope, closure, loops)
+						}
 					case nil:
 						if lit, isLit := ast.Unparen(n.Fun).(*ast.FuncLit); isLit {
 							// func() { ... }(), go func() { ... }(): run here.
@@ -453,4 +463,53 @@ func (c *checker) returnedConsts(fn *types.Func) []ast.Expr {
 		}
 	}
 	return out
+}
+
+// fieldFuncs maps the function-typed struct fields of the package's types
+// to the functions and method values the package assigns them (s.runFn =
+// s.run, &store{runFn: run}), made once.
+func (c *checker) fieldFuncs() map[*types.Var][]*types.Func {
+	if c.fields != nil {
+		return c.fields
+	}
+	c.fields = map[*types.Var][]*types.Func{}
+	info := c.pass.TypesInfo
+	add := func(lhs, rhs ast.Expr) {
+		var field *types.Var
+		switch l := ast.Unparen(lhs).(type) {
+		case *ast.SelectorExpr:
+			field, _ = info.Uses[l.Sel].(*types.Var)
+		case *ast.Ident:
+			field, _ = info.Uses[l].(*types.Var)
+		}
+		if field == nil || !field.IsField() {
+			return
+		}
+		var fn *types.Func
+		switch r := ast.Unparen(rhs).(type) {
+		case *ast.SelectorExpr:
+			fn, _ = info.Uses[r.Sel].(*types.Func)
+		case *ast.Ident:
+			fn, _ = info.Uses[r].(*types.Func)
+		}
+		if fn != nil && !slices.Contains(c.fields[field], fn) {
+			c.fields[field] = append(c.fields[field], fn)
+		}
+	}
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if len(n.Lhs) == len(n.Rhs) {
+					for i := range n.Lhs {
+						add(n.Lhs[i], n.Rhs[i])
+					}
+				}
+			case *ast.KeyValueExpr:
+				add(n.Key, n.Value)
+			}
+			return true
+		})
+	}
+	return c.fields
 }

@@ -481,6 +481,13 @@ func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int
 		if key, ok := c.paramFunc(vc.v); ok {
 			pass(vc.scope, key, vc.call, nil, false)
 		}
+		if vc.v.IsField() {
+			for _, fn := range c.fieldFuncs()[vc.v] {
+				if c.funcs[fn] == nil { // (the package's own are among its calls)
+					pass(vc.scope, c.key(fn), vc.call, nil, false)
+				}
+			}
+		}
 	}
 	return bound
 }

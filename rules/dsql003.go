@@ -221,22 +221,29 @@ func (j *judge) lostLock() (string, bool) {
 	if w.Kind == sqlparse.KindInsert && len(w.Sets) == 0 || !pinsByValue(w.Where) && w.Kind != sqlparse.KindInsert {
 		return "", false // a sweep or bulk write picks its own rows
 	}
-	if j.ownCAS() || j.lockedFirst() {
-		return "", false // its own compare-and-swap, or the row's lock, keeps writers apart
+	if j.ownCAS() {
+		return "", false // its own compare-and-swap keeps writers apart
 	}
+	// The row's own lock keeps its writers apart as an advisory or table
+	// lock did; a FOR SHARE's token, kept on another row, needs that row
+	// locked.
+	locked := j.lockedFirst()
 	lost := func(how, restore string) string {
 		return fmt.Sprintf("this %s %s; %s", j.what(), how, restore)
 	}
 	cas := j.casAdvice()
-	if p, ok := has(j.tx.Some, PriorAdvisory, "", nil); ok {
+	if p, ok := has(j.tx.Some, PriorAdvisory, "", nil); ok && !locked {
 		return lost(fmt.Sprintf("runs after %s at %s in the same transaction, which kept its writers apart on PostgreSQL; "+
 			"Aurora DSQL refuses advisory locks (DSQL007), so two writers now race", p.What, p.At), cas), true
 	}
-	if p, ok := has(j.tx.Some, PriorLockTable, "", nil); ok {
+	if p, ok := has(j.tx.Some, PriorLockTable, "", nil); ok && !locked {
 		return lost(fmt.Sprintf("runs after LOCK TABLE %s at %s in the same transaction, which kept its writers apart on PostgreSQL; "+
 			"Aurora DSQL refuses LOCK TABLE (DSQL007), so two writers now race", p.Table, p.At), cas), true
 	}
 	if p, ok := has(j.tx.Some, PriorShare, "", func(p Prior) bool {
+		if _, tokenLocked := has(j.tx.Every, PriorLock, p.Table, func(l Prior) bool { return lockCovers(l, p.Keys) }); tokenLocked {
+			return false // the token's row is locked FOR UPDATE too
+		}
 		return len(p.Columns) > 0 && !(p.Table == j.table && slices.ContainsFunc(p.Columns, func(c string) bool { return compares(w.Where, c) }))
 	}); ok {
 		restore := fmt.Sprintf("lock the row FOR UPDATE instead (DSQL001's fix) and retry the transaction on 40001, or compare %s in this write", strings.Join(p.Columns, ", "))
@@ -248,7 +255,7 @@ func (j *judge) lostLock() (string, bool) {
 			"Aurora DSQL refuses %s and a plain read conflicts with nothing, so a writer that changes %s meanwhile no longer stops this write",
 			p.Table, strings.Join(p.Columns, ", "), p.What, p.At, p.What, strings.Join(p.Columns, ", ")), restore), true
 	}
-	if p, ok := has(j.tx.Some, PriorSerializable, "", nil); ok {
+	if p, ok := has(j.tx.Some, PriorSerializable, "", nil); ok && !locked {
 		keys := keyColumns(w.Where)
 		if r, ok := has(j.tx.Some, PriorRead, "", func(r Prior) bool {
 			return !j.uniqueRead(r) && !(r.Table == j.table && len(keys) > 0 && containsAll(r.Keys, keys)) // (the row itself: a conflict on DSQL)
@@ -259,7 +266,7 @@ func (j *judge) lostLock() (string, bool) {
 				"have both update one row they share (the parent row of "+strings.Join(r.Keys, ", ")+", with a compare-and-swap) and check that one row changed"), true
 		}
 	}
-	if j.p.Advisory.Does != "" && w.Kind != sqlparse.KindInsert && !j.lockedFirst() {
+	if j.p.Advisory.Does != "" && w.Kind != sqlparse.KindInsert && !locked {
 		restore := cas
 		if len(j.p.Owners) == 0 {
 			restore = "claim the rows with a compare-and-swap of an owner column instead (UPDATE ... SET owner = $me WHERE <key> AND owner IS NULL) " +

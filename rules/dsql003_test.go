@@ -411,3 +411,26 @@ func unfenced(fs []Finding) []Finding {
 	}
 	return out
 }
+
+// A FOR SHARE's token kept on another row is lost whatever lock the
+// written row has; locking the token's row keeps it.
+func TestShareTokenAcrossRows(t *testing.T) {
+	share := Prior{Kind: PriorShare, Table: "shards", Keys: []string{"shard_id"}, Columns: []string{"range_id"}, What: "FOR SHARE", At: "shard.go:79"}
+	rowLock := Prior{Kind: PriorLock, Table: "executions", Keys: []string{"shard_id", "run_id"}}
+	shardLock := Prior{Kind: PriorLock, Table: "shards", Keys: []string{"shard_id"}}
+	write := "UPDATE executions SET next_event_id = $1 WHERE shard_id = $2 AND run_id = $3"
+	for _, c := range []struct {
+		name string
+		tx   TxView
+		want bool
+	}{
+		{"the execution locked, the shard only shared", TxView{Some: []Prior{share, rowLock}, Every: []Prior{share, rowLock}}, true},
+		{"the shard locked FOR UPDATE too", TxView{Some: []Prior{share, shardLock}, Every: []Prior{share, shardLock}}, false},
+	} {
+		s := sqlparse.Parse(write)
+		fs := unfenced(Check(&Context{Config: DefaultConfig(), Fences: NewFences(), Tx: func(int) TxView { return c.tx }}, s))
+		if got := len(fs) == 1; got != c.want {
+			t.Errorf("%s: reported %v, want %v (%v)", c.name, got, c.want, fs)
+		}
+	}
+}

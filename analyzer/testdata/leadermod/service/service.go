@@ -55,3 +55,38 @@ func Move(ctx context.Context, db *sql.DB, shard int, workflow, run string) erro
 		return tx.Commit()
 	})
 }
+
+// Store calls through a field set to a method value, as code that swaps
+// its functions in tests does.
+type Store struct {
+	db       *sql.DB
+	lockedFn func(ctx context.Context, shard int, fn func(tx *sql.Tx) error) error
+}
+
+func NewStore(db *sql.DB) *Store {
+	s := &Store{db: db}
+	s.lockedFn = s.shardLocked
+	return s
+}
+
+func (s *Store) shardLocked(ctx context.Context, shard int, fn func(tx *sql.Tx) error) error {
+	return retry(func() error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if _, err := plugin.ReadLockShard(ctx, tx, shard); err != nil {
+			return err
+		}
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return tx.Commit()
+	})
+}
+
+// Complete runs its write through the field.
+func (s *Store) Complete(ctx context.Context, shard int, run string) error {
+	return s.lockedFn(ctx, shard, func(tx *sql.Tx) error { return plugin.CompleteExecution(ctx, tx, shard, run) })
+}
