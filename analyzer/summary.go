@@ -212,7 +212,7 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.
 		for _, st := range sc.Stmts {
 			var priors []rules.Prior
 			if handle != txflow.NoHandle {
-				priors = rules.PriorsOf(st, c.where(q.text.Pos(st.Span.Start, false)))
+				priors = c.priorsOf(st, q.text.Pos(st.Span.Start, false))
 			}
 			if handle != txflow.NoHandle && locksForUpdate(st) {
 				ps := txflow.ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Lock: true, Priors: priors}

@@ -42,7 +42,7 @@ func (c *checker) txPriors(parsed []*parsedText) map[ast.Node][]scopedPrior {
 		}
 		for _, st := range p.script.Stmts {
 			pos := t.Pos(st.Span.Start, false)
-			for _, pr := range rules.PriorsOf(st, c.where(pos)) {
+			for _, pr := range c.priorsOf(st, pos) {
 				out[t.Scope] = append(out[t.Scope], scopedPrior{pos, pr})
 			}
 		}
@@ -198,4 +198,17 @@ func joinViews(pkg func(int) rules.TxView, module func(int) (rules.TxView, bool)
 		}
 		return v
 	}
+}
+
+// priorsOf is rules.PriorsOf, naming where the statement at pos is only
+// when it establishes something (most statements establish nothing).
+func (c *checker) priorsOf(st *sqlparse.Statement, pos token.Pos) []rules.Prior {
+	ps := rules.PriorsOf(st, "")
+	if len(ps) > 0 {
+		at := c.where(pos)
+		for i := range ps {
+			ps[i].At = at
+		}
+	}
+	return ps
 }

@@ -87,6 +87,13 @@ func TestBypass(t *testing.T) {
 			t.Errorf("want no finding for %q, got %v", q, fs[0].Message)
 		}
 	}
+	// A SKIP LOCKED claim in two statements: the lock picks ready rows, an
+	// UPDATE moves them to running; a completion by key bypasses it.
+	twoStep := []string{"SELECT id FROM builds WHERE state = 'ready' LIMIT 1 FOR UPDATE SKIP LOCKED", "UPDATE builds SET state = 'running' WHERE id = ANY($1)"}
+	if fs := unfenced(check(append(twoStep, "UPDATE builds SET state = 'done' WHERE id = $1")...)); len(fs) != 2 ||
+		!strings.Contains(fs[1].Message, "builds's rows are claimed: text1:1 claims its rows FOR UPDATE SKIP LOCKED; this UPDATE changes state") {
+		t.Errorf("a two-statement SKIP LOCKED claim (its own UPDATE runs after the lock, which only a transaction shows): %v", fs)
+	}
 	// The protocol statements themselves follow their protocols.
 	if fs := unfenced(check(protocols...)); len(fs) != 0 {
 		t.Errorf("the protocols: %v", fs)
@@ -122,6 +129,9 @@ func TestNoFence(t *testing.T) {
 		// A constant filter beside the key; a time a sweep compares.
 		{"UPDATE contacts SET kind = 'blocked' WHERE id = $1", "UPDATE contacts SET note = $1 WHERE id = $2 AND kind = 'friend'"},
 		{"UPDATE sweeps SET swept_at = now() WHERE id = $1", "UPDATE sweeps SET body = $2 WHERE id = $1 AND swept_at < now()", "DELETE FROM sweeps WHERE id = $1"},
+		// A SKIP LOCKED lock taken as a mutex, moving no row to another
+		// state, claims nothing.
+		{"SELECT id FROM environment WHERE id = $1 FOR UPDATE SKIP LOCKED", "DELETE FROM environment WHERE id = $1", "UPDATE environment SET name = $1 WHERE id = $2"},
 		// A FOR UPDATE lock is no fence DSQL loses: it conflicts at COMMIT.
 		{"SELECT status FROM tasks WHERE key = $1 FOR UPDATE", "UPDATE tasks SET status = $1, updated_at = $2 WHERE key = $3"},
 		{"SELECT message_id FROM queue WHERE queue_type = $1 ORDER BY message_id DESC LIMIT 1 FOR UPDATE", "DELETE FROM queue WHERE queue_type = $1 AND message_id = $2"},

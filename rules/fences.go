@@ -81,7 +81,8 @@ type usage struct {
 	expiry   map[string]bool       // columns compared as a lease's time (expires_at < now())
 	guarded  map[string][]string   // per column a holder compares, what its writes assign
 	leases   []leaseUse            // writes that check a lease row of another table
-	skip     Evidence              // the first SKIP LOCKED claim of the table's rows
+	skip     Evidence              // the first SKIP LOCKED lock of the table's rows
+	skipBy   map[string]bool       // the columns SKIP LOCKED locks pick rows by (state = 'available')
 	advisory Evidence              // the first advisory lock taken on its rows
 	flags    map[string]bool       // columns the writes set to true or false only
 	marks    map[string]bool       // columns set by writes to a time or a constant only
@@ -97,7 +98,7 @@ type usage struct {
 
 func newUsage() *usage {
 	return &usage{cas: map[string][]guard{}, claims: map[string][]Evidence{}, holders: map[string][]guard{}, expiry: map[string]bool{},
-		guarded: map[string][]string{}, flags: map[string]bool{}, marks: map[string]bool{}, written: map[string]bool{}, compared: map[string]bool{},
+		guarded: map[string][]string{}, skipBy: map[string]bool{}, flags: map[string]bool{}, marks: map[string]bool{}, written: map[string]bool{}, compared: map[string]bool{},
 		keys: map[string]bool{}, lookup: map[string]bool{}}
 }
 
@@ -166,8 +167,15 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
 				u.compared[c.Column] = true
 			}
 		}
-		if l.Wait == sqlparse.WaitSkipLocked && l.Strength != sqlparse.ForShare && l.Strength != sqlparse.ForKeyShare && u.skip.Does == "" {
-			u.skip = Evidence{at, "claims its rows FOR UPDATE SKIP LOCKED"}
+		if l.Wait == sqlparse.WaitSkipLocked && l.Strength != sqlparse.ForShare && l.Strength != sqlparse.ForKeyShare {
+			if u.skip.Does == "" {
+				u.skip = Evidence{at, "claims its rows FOR UPDATE SKIP LOCKED"}
+			}
+			for _, c := range l.Select.Where {
+				if c.Column != "" && !c.InSubquery && (c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn) && c.Value == sqlparse.ValueCaller {
+					u.skipBy[c.Column] = true
+				}
+			}
 		}
 	}
 	w := st.Write
@@ -470,6 +478,9 @@ func (f *Fences) Merge(o *Fences) {
 		if u.advisory.Does == "" {
 			u.advisory = ou.advisory
 		}
+		for k := range ou.skipBy {
+			u.skipBy[k] = true
+		}
 		for _, m := range [][2]map[string]bool{{u.flags, ou.flags}, {u.marks, ou.marks}} {
 			for k, v := range m[1] {
 				if seen, ok := m[0][k]; !ok || seen {
@@ -583,7 +594,13 @@ func (f *Fences) Of(cfg *Config, table string) Protocols {
 }
 
 func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
-	p := Protocols{CAS: map[string]Evidence{}, Owners: map[string]Evidence{}, State: map[string]Evidence{}, Skip: u.skip, Advisory: u.advisory}
+	p := Protocols{CAS: map[string]Evidence{}, Owners: map[string]Evidence{}, State: map[string]Evidence{}, Advisory: u.advisory}
+	// A SKIP LOCKED lock is a claim when the rows it picks are moved to
+	// another state (state = 'available' set to 'running'), in the same
+	// statement or another: a lock taken only as a mutex claims nothing.
+	if u.skip.Does != "" && (len(u.claims) > 0 || slices.ContainsFunc(sortedKeys(u.skipBy), func(c string) bool { return u.written[c] && !u.keys[c] })) {
+		p.Skip = u.skip
+	}
 	state := func(c string) bool { return !u.keys[c] && !u.lookup[c] }
 	for _, c := range sortedKeys(u.cas) {
 		if !state(c) || u.flags[c] {
@@ -625,6 +642,13 @@ func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
 		protects := map[string]Evidence{}
 		for c, es := range u.claims {
 			protects[c] = es[0]
+		}
+		if p.Skip.Does != "" {
+			for c := range u.skipBy {
+				if _, ok := protects[c]; !ok && u.written[c] {
+					protects[c] = p.Skip // the state the claim moves its rows from
+				}
+			}
 		}
 		for owner := range p.Owners {
 			for _, c := range u.guarded[owner] {

@@ -134,3 +134,17 @@ const (
 	moveScheduleMine = "UPDATE schedules SET next_run = $1 WHERE id = $2 AND leader = $3"
 	noteSchedule     = "UPDATE schedules SET note = $1 WHERE id = $2"
 )
+
+// Marks and filters are no fences: a soft delete set once, compared
+// beside the key; a tenant's id scoping a write; an IS NOT NULL test.
+const (
+	softDeleteKey   = "UPDATE api_keys SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL"
+	renameLiveKey   = "UPDATE api_keys SET name = $1 WHERE id = $2 AND deleted_at = $3"
+	restoreKey      = "UPDATE api_keys SET deleted_at = $1 WHERE id = $2"
+	scopedTitle     = "UPDATE docs SET title = $1 WHERE id = $2 AND tenant_id = $3"
+	unscopedTitle   = "UPDATE docs SET title = $1 WHERE id = $2"
+	changeEmail     = "UPDATE members SET email = $2 WHERE id = $1 AND email IS NOT NULL"
+	importEmail     = "UPDATE members SET email = $2 WHERE id = $1"
+	deleteVersioned = "DELETE FROM secrets WHERE id = $1"
+	editSecret      = "UPDATE secrets SET data = $1, secret_version = secret_version + 1 WHERE id = $2 AND secret_version = $3"
+)
