@@ -500,8 +500,9 @@ func (c *checker) goSchema(parsed []*parsedText) *catalog.Catalog {
 	return cat
 }
 
-// once reports a text that runs once, so that no other process races
-// for the rows it writes: a test's, and a migration's (a .sql file in the
+// once reports a text that runs once, or never on DSQL, so that no other
+// process races for the rows it writes: a test's, a test-support
+// package's, a SQLite driver's, and a migration's (a .sql file in the
 // schema's directories, or a Go file there of a package named for
 // migrations, a function of a Go migration list, a package of
 // migrations). A store's own code beside its schema.sql runs every day.
@@ -509,8 +510,30 @@ func (c *checker) once(t *Text) bool {
 	if t.Node != nil && (c.migrations || c.inTest(t.Node.Pos())) || t.Scope != nil && c.onceScopes[t.Scope] {
 		return true
 	}
-	inMigrations := c.settings.migrationDirs[filepath.Dir(c.pass.Fset.Position(t.Pos(0, false)).Filename)]
+	file := c.pass.Fset.Position(t.Pos(0, false)).Filename
+	if t.Node == nil && c.settings.sqliteQueries(file) || txflow.TestSupport(c.pass.Pkg.Path()) {
+		// A SQLite driver's queries never run on DSQL; a package that
+		// exists to test others (riverdrivertest) races no one.
+		return true
+	}
+	inMigrations := c.settings.migrationDirs[filepath.Dir(file)]
 	return inMigrations && (t.Node == nil || strings.Contains(path.Base(c.pass.Pkg.Path()), "migrat"))
+}
+
+// sqliteQueries reports a query file of a sqlc package whose engine is
+// SQLite.
+func (s *settings) sqliteQueries(file string) bool {
+	for _, p := range s.sqlc {
+		if !strings.EqualFold(p.Engine, "sqlite") {
+			continue
+		}
+		for _, q := range p.Queries {
+			if q == file || strings.HasPrefix(file, q+string(filepath.Separator)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // migrationScopes returns the functions that change the schema (CREATE

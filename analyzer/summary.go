@@ -92,6 +92,9 @@ func callRecv(info *types.Info, call *ast.CallExpr) ast.Expr {
 func (c *checker) summarize(scripts map[*Text]*sqlparse.Script, parsed []*parsedText) *txflow.Summary {
 	cfg := c.settings.cfg
 	s := &txflow.Summary{Pkg: c.pass.Pkg.Path(), Enabled: cfg.Enabled("DSQL005"), CASEnabled: cfg.Enabled("DSQL004"), FenceEnabled: cfg.Enabled("DSQL003")}
+	if c.pass.Module != nil {
+		s.Module = c.pass.Module.Path
+	}
 	c.summarizeStmts(s, scripts)
 	if c.pass.Module != nil {
 		c.summarizeInterfaces(s) // a store may implement them without importing the package

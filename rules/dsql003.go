@@ -225,9 +225,10 @@ func (j *judge) lostLock() (string, bool) {
 		return "", false // its own compare-and-swap keeps writers apart
 	}
 	// The row's own lock keeps its writers apart as an advisory or table
-	// lock did; a FOR SHARE's token, kept on another row, needs that row
-	// locked.
-	locked := j.lockedFirst()
+	// lock did, and a row the transaction inserted has no other writer; a
+	// FOR SHARE's token, kept on another row, needs that row locked.
+	_, inserted := has(j.tx.Every, PriorInsert, j.table, nil)
+	locked := j.lockedFirst() || inserted
 	lost := func(how, restore string) string {
 		return fmt.Sprintf("this %s %s; %s", j.what(), how, restore)
 	}
@@ -413,7 +414,10 @@ func (j *judge) bypass() (string, bool) {
 			casCols = append(casCols, a.Column)
 		}
 	}
-	deletesClaimed := w.Kind == sqlparse.KindDelete && p.Claimed()
+	// A delete of a claimed row by its key alone; one that checks the
+	// row's state (AND is_deleted AND no bucket left) deletes only rows in
+	// it, which no claim holds.
+	deletesClaimed := w.Kind == sqlparse.KindDelete && p.Claimed() && keyOnly(w.Where)
 	if len(claimCols) == 0 && len(casCols) == 0 && !deletesClaimed {
 		if w.Kind == sqlparse.KindDelete {
 			return j.done("a delete of a row nobody claims: it wins over an edit by design (%s's fences protect %s)", j.table, j.protected())
@@ -478,16 +482,34 @@ func (j *judge) predicateFor(col string) string {
 	return j.predicate(col)
 }
 
-// claimCheck picks the column a claim's holder compares (an owner, else a
-// state), and says where that value comes from.
+// claimCheck picks the column a claim's holder compares (an owner, else
+// the state the write moves, else another state), and says where that
+// value comes from.
 func (j *judge) claimCheck() (string, string) {
 	for _, c := range sortedKeys(j.p.Owners) {
 		return c, " (the holder's own value)"
 	}
-	for _, c := range sortedKeys(j.p.State) {
+	states := sortedKeys(j.p.State)
+	for _, c := range states {
+		if assigns(j.w, c) {
+			return c, " (the state the claim set)"
+		}
+	}
+	for _, c := range states {
 		return c, " (the state the claim set)"
 	}
 	return "", ""
+}
+
+// keyOnly reports a WHERE that only picks rows by values the caller holds:
+// equalities (or IN lists) with parameters, nothing about the rows' state.
+func keyOnly(conds []sqlparse.Cond) bool {
+	for _, c := range conds {
+		if c.InSubquery || c.Column == "" || c.Value != sqlparse.ValueCaller || c.Op != sqlparse.OpEq && c.Op != sqlparse.OpIn || c.Op == sqlparse.OpEq && !isParam(c.Arg) {
+			return false
+		}
+	}
+	return len(conds) > 0
 }
 
 // equalityCAS reports a compare-and-set column some statement compares

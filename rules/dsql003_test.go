@@ -444,3 +444,45 @@ func TestShareTokenAcrossRows(t *testing.T) {
 		}
 	}
 }
+
+// The shapes the review of earlier findings showed wrong, each quiet now.
+func TestFenceShapesFromReview(t *testing.T) {
+	for _, texts := range [][]string{
+		// A state guard written as NOT (... = ANY(...)) in DO UPDATE.
+		{"UPDATE families SET status = 'ACCEPTED' WHERE id = $1 AND status = 'INVITED'",
+			"INSERT INTO families (id, member, status) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET status = $3 WHERE NOT (families.status = ANY($4))"},
+		// One CASE among plain assignments computes a value: no claim.
+		{"INSERT INTO file_data (file_id, latest_bucket) VALUES ($1, $2) ON CONFLICT (file_id) DO UPDATE SET latest_bucket = EXCLUDED.latest_bucket, delete_from = CASE WHEN file_data.latest_bucket != EXCLUDED.latest_bucket THEN file_data.latest_bucket END",
+			"DELETE FROM file_data WHERE file_id = $1 AND latest_bucket = $2", "UPDATE file_data SET latest_bucket = $1 WHERE file_id = $2"},
+		// A claim that sets a state constant makes no owner of it.
+		{"WITH c AS (SELECT id FROM runs WHERE status = 'queued' LIMIT 1 FOR UPDATE SKIP LOCKED) UPDATE runs SET status = 'running' FROM c WHERE runs.id = c.id",
+			"UPDATE runs SET note = $1 WHERE id = $2 AND status = $3",
+			"INSERT INTO runs (id, status) VALUES ($1, 'queued') ON CONFLICT (id) DO UPDATE SET status = 'queued' WHERE runs.status <> 'running' OR (runs.status = 'running' AND runs.queue = 'retry')"},
+		// A delete that checks the row's state deletes no claimed row.
+		{"UPDATE attachments SET locked_till = $1, worker = $2 WHERE id = $3 AND locked_till < now()", "UPDATE attachments SET done = true WHERE id = $1 AND worker = $2",
+			"DELETE FROM attachments WHERE id = $1 AND is_deleted = TRUE AND buckets = '{}'"},
+		// A transition of a project's endpoints is a sweep, not a row's
+		// compare-and-swap: the edits pick an endpoint by id and project.
+		{"UPDATE endpoints SET status = 'active' WHERE project_id = $1 AND status = ANY($2)",
+			"UPDATE endpoints SET name = $1, status = $2 WHERE id = $3 AND project_id = $4"},
+		// A timestamp every write refreshes is nobody's state.
+		{"WITH c AS (SELECT id FROM jobs WHERE state = 'ready' LIMIT 1 FOR UPDATE SKIP LOCKED) UPDATE jobs SET state = 'running', owner = $1, updated_at = now() FROM c WHERE jobs.id = c.id",
+			"UPDATE jobs SET payload = $1, updated_at = now() WHERE id = $2", "UPDATE jobs SET note = $1, updated_at = now() WHERE id = $2",
+			"SELECT id FROM jobs WHERE updated_at < $1"},
+		// A SKIP LOCKED lock taken as a try-lock, by key, moves no state.
+		{"SELECT * FROM item WHERE id = $1 FOR UPDATE SKIP LOCKED", "UPDATE item SET status = 'done' WHERE id = $1 AND status = 'new'", "DELETE FROM item WHERE id = ANY($1)"},
+	} {
+		if fs := unfenced(check(texts...)); len(fs) != 0 {
+			t.Errorf("%q: want no finding, got %v", texts, fs[0].Message)
+		}
+	}
+	// The twins: the state guard missing, the claim's state written by key.
+	if fs := unfenced(check("UPDATE families SET status = 'ACCEPTED' WHERE id = $1 AND status = 'INVITED'",
+		"INSERT INTO families (id, member, status) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET status = $3")); len(fs) != 1 {
+		t.Errorf("an upsert of the state with no guard: %v", fs)
+	}
+	if fs := unfenced(check("WITH c AS (SELECT id FROM jobs WHERE state = 'ready' LIMIT 1 FOR UPDATE SKIP LOCKED) UPDATE jobs SET state = 'running', owner = $1, updated_at = now() FROM c WHERE jobs.id = c.id",
+		"UPDATE jobs SET state = 'done', updated_at = now() WHERE id = $1")); len(fs) != 1 || !strings.Contains(fs[0].Message, "add `AND state = $2` (the state the claim set)") {
+		t.Errorf("a completion that skips the claim: %v", fs)
+	}
+}

@@ -83,6 +83,12 @@ type usage struct {
 	leases   []leaseUse            // writes that check a lease row of another table
 	skip     Evidence              // the first SKIP LOCKED lock of the table's rows
 	skipBy   map[string]bool       // the columns SKIP LOCKED locks pick rows by (state = 'available')
+	skipSets bool                  // a statement sets columns on the rows it locks SKIP LOCKED
+	holds    map[string]bool       // columns a claim sets to the caller's value (an owner, a lease time)
+	states   map[string]bool       // columns a WHERE compares as a state: =, <>, IN, IS NULL
+	pinSets  [][]string            // what the writes pick rows by, for telling a row from a group
+	multi    int                   // the writes that assign two columns or more
+	inMulti  map[string]int        // how many of them assign each column
 	advisory Evidence              // the first advisory lock taken on its rows
 	flags    map[string]bool       // columns the writes set to true or false only
 	marks    map[string]bool       // columns set by writes to a time or a constant only
@@ -98,7 +104,7 @@ type usage struct {
 
 func newUsage() *usage {
 	return &usage{cas: map[string][]guard{}, claims: map[string][]Evidence{}, holders: map[string][]guard{}, expiry: map[string]bool{},
-		guarded: map[string][]string{}, skipBy: map[string]bool{}, flags: map[string]bool{}, marks: map[string]bool{}, written: map[string]bool{}, compared: map[string]bool{},
+		guarded: map[string][]string{}, skipBy: map[string]bool{}, holds: map[string]bool{}, states: map[string]bool{}, inMulti: map[string]int{}, flags: map[string]bool{}, marks: map[string]bool{}, written: map[string]bool{}, compared: map[string]bool{},
 		keys: map[string]bool{}, lookup: map[string]bool{}}
 }
 
@@ -165,6 +171,9 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
 		for _, c := range l.Select.Where {
 			if c.Column != "" && !c.InSubquery && comparison(c.Op) {
 				u.compared[c.Column] = true
+				if !isRange(c.Op) {
+					u.states[c.Column] = true
+				}
 			}
 		}
 		if l.Wait == sqlparse.WaitSkipLocked && l.Strength != sqlparse.ForShare && l.Strength != sqlparse.ForKeyShare {
@@ -197,8 +206,18 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
 	if claimsOwnRows(st, w) {
 		// WITH c AS (SELECT id ... FOR UPDATE SKIP LOCKED) UPDATE jobs SET
 		// state = 'running', worker = $1 FROM c ...: the claim itself.
+		u.skipSets = true
 		for _, a := range w.Sets {
 			u.claims[a.Column] = appendEvidence(u.claims[a.Column], Evidence{at, "claims the row (sets " + a.Column + " on the rows it locks SKIP LOCKED)"})
+			if isParam(a.Arg) || a.Copied {
+				u.holds[a.Column] = true
+			}
+		}
+	}
+	if len(w.Sets) >= 2 && w.Kind != sqlparse.KindDelete {
+		u.multi++
+		for _, a := range w.Sets {
+			u.inMulti[a.Column]++
 		}
 	}
 	u.learnWrite(w, at)
@@ -209,6 +228,12 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
 // compare-and-sets, claims or checks as a holder.
 func (u *usage) learnWrite(w *sqlparse.Write, at string) {
 	pinned := pins(w.Where)
+	if byParam := paramPins(w.Where); len(byParam) > 0 && len(u.pinSets) < 32 {
+		sort.Strings(byParam)
+		if !slices.ContainsFunc(u.pinSets, func(k []string) bool { return slices.Equal(k, byParam) }) {
+			u.pinSets = append(u.pinSets, byParam)
+		}
+	}
 	for _, k := range u.uniques {
 		// The key, and beside it at most primary key columns (a shard).
 		covers := !slices.ContainsFunc(k, func(c string) bool { return !slices.Contains(pinned, c) })
@@ -235,6 +260,9 @@ func (u *usage) learnWrite(w *sqlparse.Write, at string) {
 				continue
 			}
 			u.compared[c.Column] = true
+			if !isRange(c.Op) {
+				u.states[c.Column] = true
+			}
 			if u.keys[c.Column] || u.lookup[c.Column] || !rowPinned(c.Column) {
 				continue
 			}
@@ -249,6 +277,7 @@ func (u *usage) learnWrite(w *sqlparse.Write, at string) {
 				// set once otherwise (deleted_at = now()).
 				if isParam(a.Arg) || a.Copied {
 					u.claims[c.Column] = appendEvidence(u.claims[c.Column], Evidence{at, "claims the row (sets " + c.Column + " where it is NULL)"})
+					u.holds[c.Column] = true
 					claimed = true
 				}
 			case a != nil && isRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller):
@@ -283,18 +312,20 @@ func (u *usage) learnWrite(w *sqlparse.Write, at string) {
 		}
 	}
 	each(w.Where)
-	for _, a := range w.Sets {
-		// A MySQL-style upsert whose assignments are each a CASE over the
-		// row's lease (worker_id = CASE WHEN expires_at <= ? THEN
-		// VALUES(worker_id) ELSE worker_id END) claims the row.
-		if len(a.Guards) > 0 && slices.ContainsFunc(a.Guards, func(g string) bool { return g != a.Column }) {
-			claimed = true
-		}
+	// A MySQL-style upsert whose every assignment is a CASE over the
+	// row's lease (worker_id = CASE WHEN expires_at <= ? THEN
+	// VALUES(worker_id) ELSE worker_id END) claims the row; one CASE among
+	// plain assignments computes a value.
+	if len(w.Sets) >= 2 && !slices.ContainsFunc(w.Sets, func(a sqlparse.Assign) bool {
+		return !slices.ContainsFunc(a.Guards, func(g string) bool { return g != a.Column })
+	}) {
+		claimed = true
 	}
 	if claimed {
 		for _, a := range w.Sets {
 			if isParam(a.Arg) || a.Copied || len(a.Guards) > 0 {
 				u.claims[a.Column] = appendEvidence(u.claims[a.Column], Evidence{at, "claims the row (sets " + a.Column + ")"})
+				u.holds[a.Column] = true
 			}
 		}
 		u.addRowKey(slices.Clone(pinned))
@@ -322,6 +353,18 @@ func (u *usage) learnWrite(w *sqlparse.Write, at string) {
 		u.leases = append(u.leases, l)
 		u.addRowKey(slices.Clone(pinned))
 	}
+}
+
+// paramPins returns the columns conds pin by a parameter (not a constant
+// filter): what a write picks its rows by.
+func paramPins(conds []sqlparse.Cond) []string {
+	var cols []string
+	for _, c := range conds {
+		if (c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn) && c.Value == sqlparse.ValueCaller && c.Column != "" && !c.InSubquery && (isParam(c.Arg) || c.Op == sqlparse.OpIn) {
+			cols = append(cols, c.Column)
+		}
+	}
+	return cols
 }
 
 // claimsOwnRows reports a write that sets columns on rows it picks with a
@@ -362,6 +405,32 @@ func advisoryCall(st *sqlparse.Statement) string {
 		}
 	}
 	return ""
+}
+
+// group reports a compare-and-swap that picks rows by fewer columns than
+// other writes of the table pick a row by: a transition of a group.
+//
+// Columns some write assigns (a state, an owner) are no part of what picks
+// a row, whichever write compares them.
+func (u *usage) group(pins []string, col string) bool {
+	name := func(k []string) []string {
+		return slices.DeleteFunc(slices.Clone(k), func(p string) bool { return p == col || u.written[p] })
+	}
+	own := name(pins)
+	if len(own) == 0 {
+		return false
+	}
+	return slices.ContainsFunc(u.pinSets, func(k []string) bool {
+		k = name(k)
+		return len(k) > len(own) && containsAll(k, own)
+	})
+}
+
+// bookkeeping reports a column every write of several columns sets (an
+// updated_at) that no statement compares as a state or a lease's time:
+// written with whatever else changes, it is nobody's state.
+func (u *usage) bookkeeping(col string) bool {
+	return u.multi >= 3 && u.inMulti[col] == u.multi && !u.states[col] && !u.expiry[col] && !u.holds[col]
 }
 
 // pinsRow reports whether pinned, without col, holds the primary key or a
@@ -481,6 +550,22 @@ func (f *Fences) Merge(o *Fences) {
 		for k := range ou.skipBy {
 			u.skipBy[k] = true
 		}
+		u.skipSets = u.skipSets || ou.skipSets
+		for k := range ou.holds {
+			u.holds[k] = true
+		}
+		for k := range ou.states {
+			u.states[k] = true
+		}
+		for _, k := range ou.pinSets {
+			if len(u.pinSets) < 32 && !slices.ContainsFunc(u.pinSets, func(x []string) bool { return slices.Equal(x, k) }) {
+				u.pinSets = append(u.pinSets, k)
+			}
+		}
+		u.multi += ou.multi
+		for k, n := range ou.inMulti {
+			u.inMulti[k] += n
+		}
 		for _, m := range [][2]map[string]bool{{u.flags, ou.flags}, {u.marks, ou.marks}} {
 			for k, v := range m[1] {
 				if seen, ok := m[0][k]; !ok || seen {
@@ -598,7 +683,7 @@ func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
 	// A SKIP LOCKED lock is a claim when the rows it picks are moved to
 	// another state (state = 'available' set to 'running'), in the same
 	// statement or another: a lock taken only as a mutex claims nothing.
-	if u.skip.Does != "" && (len(u.claims) > 0 || slices.ContainsFunc(sortedKeys(u.skipBy), func(c string) bool { return u.written[c] && !u.keys[c] })) {
+	if u.skip.Does != "" && (u.skipSets || slices.ContainsFunc(sortedKeys(u.skipBy), func(c string) bool { return u.written[c] && !u.keys[c] })) {
 		p.Skip = u.skip
 	}
 	state := func(c string) bool { return !u.keys[c] && !u.lookup[c] }
@@ -609,8 +694,10 @@ func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
 		for _, g := range u.cas[c] {
 			// Where the schema names the keys, a compare-and-swap pins
 			// one: by a parent's id alone (WHERE user_id = $2 AND status
-			// = $3) it is a bulk transition.
-			if u.pinsRow(g.pins, c) {
+			// = $3) it is a bulk transition. So it is where other writes
+			// pick rows by more than it does (project_id, where they pick
+			// by id and project_id): a group, not a row.
+			if u.pinsRow(g.pins, c) && !u.group(g.pins, c) {
 				p.CAS[c] = g.Evidence
 				break
 			}
@@ -620,7 +707,7 @@ func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
 		// An owner: a claim sets it, holders compare it. A version a
 		// write compares beside the key is no owner, nor a tenant's id,
 		// a flag or a soft-delete mark.
-		if claims := u.claims[c]; state(c) && !u.flags[c] && len(claims) > 0 && !timeColumn(u.schema, c) {
+		if claims := u.claims[c]; state(c) && !u.flags[c] && len(claims) > 0 && u.holds[c] && !timeColumn(u.schema, c) {
 			p.Owners[c] = claims[0]
 		}
 	}
@@ -665,7 +752,10 @@ func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
 			}
 		}
 		for c, e := range protects {
-			if state(c) && (u.compared[c] || f.filtered[c] || u.expiry[c]) && !u.flags[c] {
+			// State is what statements compare as one (a status, an
+			// owner, a lease's time), not a timestamp every write of the
+			// row refreshes (updated_at) nor a value only ranged over.
+			if state(c) && !u.flags[c] && (u.states[c] || u.expiry[c] || f.filtered[c] && !timeColumn(u.schema, c)) && !u.bookkeeping(c) {
 				p.State[c] = e
 			}
 		}

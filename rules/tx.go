@@ -100,13 +100,15 @@ func has(ps []Prior, kind PriorKind, table string, match func(Prior) bool) (Prio
 }
 
 // lockCovers reports a lock prior that holds the rows a write pinning
-// keys picks: the lock pins a subset of them, or picks rows by their
-// state (a claim the write then completes).
+// keys picks: the lock pins a subset of them, or picks its rows by other
+// columns than the write (their state, a parent: a claim the write then
+// completes by the rows' ids).
 func lockCovers(p Prior, keys []string) bool {
+	in := 0
 	for _, k := range p.Keys {
-		if !slices.Contains(keys, k) {
-			return false
+		if slices.Contains(keys, k) {
+			in++
 		}
 	}
-	return true
+	return in == len(p.Keys) || in == 0
 }

@@ -51,6 +51,17 @@ func conds(n *pg.Node, target Table, upsert bool) []Cond {
 				}
 				out = append(out, c)
 				return
+			case pg.BoolExprType_NOT_EXPR:
+				// NOT (status = ANY($7)): the test of a column, negated.
+				if len(be.Args) == 1 && be.Args[0].GetBoolExpr() == nil {
+					if c := cond(be.Args[0], target, upsert); c.Column != "" {
+						if op, ok := negatedOp[c.Op]; ok {
+							c.Op = op
+							out = append(out, c)
+							return
+						}
+					}
+				}
 			}
 			out = append(out, Cond{Op: OpOther, InSubquery: hasSubLink(n)})
 			return
@@ -125,6 +136,12 @@ func cond(n *pg.Node, target Table, upsert bool) Cond {
 		return Cond{Op: OpOther, InSubquery: true}
 	}
 	return Cond{Op: OpOther, InSubquery: hasSubLink(n)}
+}
+
+// negatedOp is the operator of a comparison under NOT.
+var negatedOp = map[Op]Op{
+	OpEq: OpNe, OpNe: OpEq, OpIn: OpNotIn, OpNotIn: OpIn, OpIsNull: OpIsNotNull, OpIsNotNull: OpIsNull,
+	OpLt: OpGe, OpGe: OpLt, OpGt: OpLe, OpLe: OpGt,
 }
 
 func hasSubLink(n *pg.Node) bool {

@@ -228,9 +228,12 @@ func rejudged(category string) bool {
 // the module's statements tell about fencing and what the transactions
 // that run each write do before it.
 func (m *Module) unfencedWrites() []Finding {
-	module := rules.NewFences()
+	fences := map[string]*rules.Fences{} // by module: a driver for SQLite keeps its own
 	for _, s := range m.sums {
-		module.Merge(s.Fences)
+		if fences[s.Module] == nil {
+			fences[s.Module] = rules.NewFences()
+		}
+		fences[s.Module].Merge(s.Fences)
 	}
 	traced := func(stmt token.Pos) (rules.TxView, bool) {
 		v := m.views[stmt]
@@ -249,7 +252,7 @@ func (m *Module) unfencedWrites() []Finding {
 		if s.Writes == nil || !s.FenceEnabled {
 			continue
 		}
-		for _, v := range s.Writes(module, traced) {
+		for _, v := range s.Writes(fences[s.Module], traced) {
 			d := v.Diag
 			switch {
 			case d == nil:
@@ -400,8 +403,9 @@ func (m *Module) judgeWrites() {
 	}
 }
 
-// testSupport reports a package that exists to test others.
-func testSupport(path string) bool {
+// TestSupport reports a package that exists to test others
+// (riverdrivertest, testutil, internal/tests).
+func TestSupport(path string) bool {
 	for _, seg := range strings.Split(path, "/") {
 		if strings.HasPrefix(seg, "test") || strings.HasSuffix(seg, "test") || strings.HasSuffix(seg, "tests") {
 			return true

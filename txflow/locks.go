@@ -718,7 +718,7 @@ func (g *lockGraph) judgeSites() ([]Finding, []Decision) {
 func (g *lockGraph) worse(a, b verdict, file string) bool {
 	rank := func(v verdict) int {
 		switch {
-		case v.begin != nil && !testSupport(v.beginSum.Pkg):
+		case v.begin != nil && !TestSupport(v.beginSum.Pkg):
 			return 0
 		case v.pool:
 			return 1

@@ -12,6 +12,10 @@ import (
 // Summary is one package's contribution to the module stage.
 type Summary struct {
 	Pkg string
+	// Module is the path of the package's module: DSQL003 weighs the
+	// fences of the package's own module (a workspace's drivers for other
+	// databases keep theirs).
+	Module string
 	// Enabled reports whether DSQL005 runs for the package, CASEnabled
 	// DSQL004 and FenceEnabled DSQL003.
 	Enabled, CASEnabled, FenceEnabled bool
