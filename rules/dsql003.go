@@ -360,9 +360,6 @@ func (j *judge) ownCAS() bool {
 			// a guard on the very column the write moves, or nothing.
 			return assigns(w, c.Column) && c.Value == sqlparse.ValueColumn
 		}
-		if _, own := j.p.Owners[c.Column]; own && c.Op == sqlparse.OpNe {
-			return false // owner <> $me takes the row from whoever holds it
-		}
 		return protocol(c.Column) || assigns(w, c.Column) && c.Op != sqlparse.OpIsNotNull ||
 			isRange(c.Op) && c.Value == sqlparse.ValueNow && j.cfg.ExpiryColumns.Has(c.Column)
 	}

@@ -37,6 +37,8 @@ type Fences struct {
 	// filtered are the names reads compare after their WHERE, whatever
 	// the table: what tells a row's state from its payload.
 	filtered map[string]bool
+	// stated are those of them reads compare as a state (=, IN, IS).
+	stated map[string]bool
 	// of caches Of's answers until the next Learn or Merge.
 	of map[string]Protocols
 	// local are the tables the package's own Go strings create, for
@@ -109,7 +111,9 @@ func newUsage() *usage {
 }
 
 // NewFences returns an empty record.
-func NewFences() *Fences { return &Fences{tables: map[string]*usage{}, filtered: map[string]bool{}} }
+func NewFences() *Fences {
+	return &Fences{tables: map[string]*usage{}, filtered: map[string]bool{}, stated: map[string]bool{}}
+}
 
 // UseKeysOf makes the keys and triggers of the tables cat knows count
 // where the project's schema does not know the table: a package that
@@ -153,6 +157,9 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
 	clear(f.of)
 	for _, name := range st.Filters {
 		f.filtered[name] = true
+	}
+	for _, name := range st.States {
+		f.stated[name] = true
 	}
 	if advisoryCall(st) != "" {
 		// SELECT ... pg_try_advisory_lock(j.id) FROM jobs j: a queue
@@ -599,6 +606,9 @@ func (f *Fences) Merge(o *Fences) {
 	for k := range o.filtered {
 		f.filtered[k] = true
 	}
+	for k := range o.stated {
+		f.stated[k] = true
+	}
 	if f.local == nil {
 		f.local = o.local
 	}
@@ -755,7 +765,7 @@ func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
 			// State is what statements compare as one (a status, an
 			// owner, a lease's time), not a timestamp every write of the
 			// row refreshes (updated_at) nor a value only ranged over.
-			if state(c) && !u.flags[c] && (u.states[c] || u.expiry[c] || f.filtered[c] && !timeColumn(u.schema, c)) && !u.bookkeeping(c) {
+			if state(c) && !u.flags[c] && (u.states[c] || f.stated[c] || u.expiry[c]) && !(u.bookkeeping(c) && !f.stated[c]) {
 				p.State[c] = e
 			}
 		}

@@ -214,6 +214,10 @@ type Statement struct {
 	// first WHERE: which columns the code looks rows up by, whatever the
 	// table (the rules tell payload from state by it).
 	Filters []string
+	// States are those of Filters the SELECT compares by equality, IN or
+	// IS (status = 'ready'), not by range (updated_at < $1): a row's
+	// state, not a time.
+	States []string
 	// Into is the table an INSERT (plain or upsert) adds rows to.
 	Into *Table
 	// Reads are the tables a SELECT that takes an advisory lock reads (a

@@ -195,7 +195,7 @@ func parseTokens(text string, toks []Token) *Statement {
 		parseTree(st, text, toks, first)
 	}
 	if st.Kind == KindSelect {
-		st.Filters = filterNames(text, toks)
+		st.Filters, st.States = filterNames(text, toks)
 	}
 	return st
 }
@@ -277,11 +277,11 @@ func errorOffset(text string, err error) (int, bool) {
 	return 0, false
 }
 
-// filterNames returns the identifiers after the first WHERE of toks.
-func filterNames(text string, toks []Token) []string {
-	var names []string
+// filterNames returns the identifiers after the first WHERE of toks, and
+// those of them compared by =, <>, IN or IS.
+func filterNames(text string, toks []Token) (names, states []string) {
 	where := false
-	for _, t := range toks {
+	for i, t := range toks {
 		if t.Kind != TokIdent {
 			continue
 		}
@@ -289,11 +289,21 @@ func filterNames(text string, toks []Token) []string {
 		switch {
 		case !where:
 			where = w == "where"
+			continue
+		case isReserved(w):
+			continue // AND, IS NULL, IN: the grammar, not a column
 		case !slices.Contains(names, w):
 			names = append(names, w)
 		}
+		if n := significant(toks, i+1, 1); n >= 0 && !slices.Contains(states, w) {
+			switch nt := toks[n]; {
+			case nt.Kind == TokOp && (nt.Text(text) == "=" || nt.Text(text) == "<>" || nt.Text(text) == "!="),
+				nt.Kind == TokIdent && (strings.EqualFold(nt.Text(text), "in") || strings.EqualFold(nt.Text(text), "is")):
+				states = append(states, w)
+			}
+		}
 	}
-	return names
+	return names, states
 }
 
 // parseTree models a statement from pg_query's parse tree.

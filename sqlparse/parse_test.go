@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -99,6 +100,22 @@ WHERE toygres_cms.instances.create_orchestration_id = EXCLUDED.create_orchestrat
 	w = s.Stmts[0].Write
 	if w == nil || w.Kind != KindInsert || len(w.Where) != 1 || w.Where[0].Column != "create_orchestration_id" || w.Where[0].Value != ValueCaller {
 		t.Fatalf("upsert model: %+v", w)
+	}
+}
+
+// A SELECT's filters tell the columns code looks rows up by; its states
+// are those compared as a value (status = 'ready', owner IS NULL), not
+// ranged over (updated_at < $1).
+func TestFiltersAndStates(t *testing.T) {
+	st := Parse("SELECT id FROM jobs WHERE status = 'ready' AND owner IS NULL AND updated_at < $1 AND kind IN ('a', 'b')").Stmts[0]
+	if want := []string{"status", "owner", "updated_at", "kind"}; !slices.Equal(st.Filters, want) {
+		t.Errorf("Filters = %v, want %v", st.Filters, want)
+	}
+	if want := []string{"status", "owner", "kind"}; !slices.Equal(st.States, want) {
+		t.Errorf("States = %v, want %v", st.States, want)
+	}
+	if st := Parse("UPDATE jobs SET status = 'done' WHERE status = 'ready'").Stmts[0]; st.States != nil {
+		t.Errorf("a write's states = %v; only reads say what code looks rows up by", st.States)
 	}
 }
 
