@@ -481,6 +481,16 @@ func TestFenceShapesFromReview(t *testing.T) {
 		"INSERT INTO families (id, member, status) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET status = $3")); len(fs) != 1 {
 		t.Errorf("an upsert of the state with no guard: %v", fs)
 	}
+	// The due time a scheduler picks rows by, which the lease holder
+	// moves, moved without the lease; the schedule's text is no state.
+	cron := []string{"SELECT * FROM cron_jobs WHERE enabled = true AND next_run_at <= $1",
+		"UPDATE cron_jobs SET last_run_at = $1, next_run_at = $2 WHERE id = $3 AND EXISTS (SELECT 1 FROM leases WHERE resource_id = $3 AND worker_id = $4 AND expires_at > $5)"}
+	if fs := unfenced(check(append(cron, "UPDATE cron_jobs SET last_run_at = $1, next_run_at = $2 WHERE id = $3")...)); len(fs) != 1 || !strings.Contains(fs[0].Message, "changes next_run_at without that check") {
+		t.Errorf("a due time moved without the lease: %v", fs)
+	}
+	if fs := unfenced(check(append(cron, "UPDATE cron_jobs SET cron_spec = $1 WHERE id = $2")...)); len(fs) != 0 {
+		t.Errorf("the schedule's text: %v", fs[0].Message)
+	}
 	if fs := unfenced(check("WITH c AS (SELECT id FROM jobs WHERE state = 'ready' LIMIT 1 FOR UPDATE SKIP LOCKED) UPDATE jobs SET state = 'running', owner = $1, updated_at = now() FROM c WHERE jobs.id = c.id",
 		"UPDATE jobs SET state = 'done', updated_at = now() WHERE id = $1")); len(fs) != 1 || !strings.Contains(fs[0].Message, "add `AND state = $2` (the state the claim set)") {
 		t.Errorf("a completion that skips the claim: %v", fs)

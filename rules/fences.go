@@ -762,10 +762,11 @@ func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
 			}
 		}
 		for c, e := range protects {
-			// State is what statements compare as one (a status, an
-			// owner, a lease's time), not a timestamp every write of the
-			// row refreshes (updated_at) nor a value only ranged over.
-			if state(c) && !u.flags[c] && (u.states[c] || f.stated[c] || u.expiry[c]) && !(u.bookkeeping(c) && !f.stated[c]) {
+			// State is what statements compare (a status, an owner, a
+			// lease's time, the due time work is picked by), not a
+			// timestamp every write of the row refreshes (updated_at)
+			// unless reads look rows up by its value.
+			if state(c) && !u.flags[c] && (u.states[c] || u.expiry[c] || f.filtered[c]) && !(u.bookkeeping(c) && !f.stated[c]) {
 				p.State[c] = e
 			}
 		}
