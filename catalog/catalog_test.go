@@ -165,9 +165,16 @@ func TestUpPart(t *testing.T) {
 	if got := UpPart(in); got != want {
 		t.Errorf("UpPart = %q, want %q", got, want)
 	}
-	in = "-- migrate:up\nCREATE TABLE a (x int);\n-- migrate:down\nDROP TABLE a;\n-- migrate:up\nCREATE TABLE b (y int);\n"
-	if got := UpPart(in); strings.Contains(got, "DROP") || !strings.Contains(got, "CREATE TABLE b") || strings.Count(got, "\n") != strings.Count(in, "\n") {
-		t.Errorf("UpPart = %q", got)
+	for _, in := range []string{
+		"-- migrate:up\nCREATE TABLE a (x int);\n-- migrate:down\nDROP TABLE a;\n-- migrate:up\nCREATE TABLE b (y int);\n",
+		// sql-migrate
+		"-- +migrate Up\nCREATE TABLE \"a\" (x int);\n-- +migrate Down\nDROP TABLE IF EXISTS \"a\";\n-- +migrate Up\nCREATE TABLE b (y int);\n",
+		// tern
+		"CREATE TABLE b (y int);\n---- create above / drop below ----\nDROP TABLE b;\n",
+	} {
+		if got := UpPart(in); strings.Contains(got, "DROP") || !strings.Contains(got, "CREATE TABLE b") || strings.Count(got, "\n") != strings.Count(in, "\n") {
+			t.Errorf("UpPart = %q", got)
+		}
 	}
 }
 

@@ -105,11 +105,12 @@ func cutBefore(text string, limit int) int {
 }
 
 // downMarker matches the line that starts a migration's "down" part:
-// goose's `-- +goose Down` and dbmate's `-- migrate:down`.
-var downMarker = regexp.MustCompile(`(?mi)^[ \t]*--[ \t]*(\+goose[ \t]+down|migrate:down)\b`)
+// goose's `-- +goose Down`, sql-migrate's `-- +migrate Down`, dbmate's
+// `-- migrate:down` and tern's `---- create above / drop below ----`.
+var downMarker = regexp.MustCompile(`(?mi)^[ \t]*--[ \t]*(\+goose[ \t]+down|\+migrate[ \t]+down|migrate:down|-*[ \t]*create above / drop below)\b`)
 
 // upMarker matches the line that starts an "up" part again.
-var upMarker = regexp.MustCompile(`(?mi)^[ \t]*--[ \t]*(\+goose[ \t]+up|migrate:up)\b`)
+var upMarker = regexp.MustCompile(`(?mi)^[ \t]*--[ \t]*(\+goose[ \t]+up|\+migrate[ \t]+up|migrate:up)\b`)
 
 // UpPart returns a migration's text with its "down" parts blanked out
 // (line breaks kept, so line numbers hold): what applying it does.
