@@ -376,6 +376,9 @@ func parseTree(st *Statement, text string, toks []Token, first int) *Statement {
 	default:
 		st.Kind = KindOther
 	}
+	if st.Into == nil {
+		st.Into = b.cteInto(node)
+	}
 	st.Locks = b.locks(node)
 	if len(st.Locks) > 0 {
 		markDeleted(st.Locks, node)
@@ -420,6 +423,31 @@ func (b *builder) loc(l int32) int {
 		return len(b.text)
 	}
 	return x
+}
+
+// cteInto returns the table the first INSERT in node's WITH adds rows to
+// (WITH a AS (INSERT INTO runtime ... RETURNING ...) SELECT ...): the rows
+// are the transaction's own as much as a plain INSERT's.
+func (b *builder) cteInto(node *pg.Node) *Table {
+	var with *pg.WithClause
+	switch {
+	case node.GetSelectStmt() != nil:
+		with = node.GetSelectStmt().GetWithClause()
+	case node.GetInsertStmt() != nil:
+		with = node.GetInsertStmt().GetWithClause()
+	case node.GetUpdateStmt() != nil:
+		with = node.GetUpdateStmt().GetWithClause()
+	case node.GetDeleteStmt() != nil:
+		with = node.GetDeleteStmt().GetWithClause()
+	}
+	for _, cte := range with.GetCtes() {
+		if ins := cte.GetCommonTableExpr().GetCtequery().GetInsertStmt(); ins != nil && ins.Relation != nil {
+			into := b.table(ins.Relation)
+			into.Alias = ""
+			return &into
+		}
+	}
+	return nil
 }
 
 func (b *builder) table(rv *pg.RangeVar) Table {

@@ -119,6 +119,28 @@ func TestFiltersAndStates(t *testing.T) {
 	}
 }
 
+// Into names the table an INSERT adds rows to, a data-modifying WITH's
+// too: the rows are the transaction's own.
+func TestInto(t *testing.T) {
+	for sql, want := range map[string]string{
+		"INSERT INTO jobs AS j (id) VALUES ($1) ON CONFLICT (id) DO NOTHING":                                          "jobs",
+		"WITH a AS (INSERT INTO runtime (task_id) SELECT id FROM tasks RETURNING task_id) SELECT * FROM a":            "runtime",
+		"WITH a AS (UPDATE tasks SET n = 1 RETURNING id) INSERT INTO audit (id) SELECT id FROM a":                     "audit",
+		"WITH a AS (SELECT id FROM tasks) UPDATE tasks SET n = 2 FROM a WHERE tasks.id = a.id":                        "",
+		"WITH a AS (DELETE FROM queue WHERE id = $1 RETURNING id) INSERT INTO done SELECT id FROM a":                  "done",
+		"WITH a AS (INSERT INTO s.log (id) VALUES ($1) RETURNING id) DELETE FROM queue USING a WHERE queue.id = a.id": "log",
+	} {
+		st := Parse(sql).Stmts[0]
+		got := ""
+		if st.Into != nil {
+			got = st.Into.Name
+		}
+		if got != want {
+			t.Errorf("%s: Into = %q, want %q", sql, got, want)
+		}
+	}
+}
+
 func TestHostileInputNeverPanics(t *testing.T) {
 	inputs := []string{
 		strings.Repeat("(", 3000) + "SELECT 1" + strings.Repeat(")", 3000),
