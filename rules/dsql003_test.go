@@ -469,6 +469,10 @@ func TestFenceShapesFromReview(t *testing.T) {
 		{"WITH c AS (SELECT id FROM jobs WHERE state = 'ready' LIMIT 1 FOR UPDATE SKIP LOCKED) UPDATE jobs SET state = 'running', owner = $1, updated_at = now() FROM c WHERE jobs.id = c.id",
 			"UPDATE jobs SET payload = $1, updated_at = now() WHERE id = $2", "UPDATE jobs SET note = $1, updated_at = now() WHERE id = $2",
 			"SELECT id FROM jobs WHERE updated_at < $1"},
+		// Rows a SKIP LOCKED batch only marks have no holder once its
+		// transaction ends: a purge of marked rows by key takes no claim.
+		{"SELECT id FROM item WHERE type IN ($1, $2) AND to_delete = false AND created > $3 ORDER BY created LIMIT $4 FOR UPDATE SKIP LOCKED",
+			"UPDATE item SET to_delete = true WHERE id = ANY($1)", "DELETE FROM item WHERE id = ANY($1)"},
 		// A SKIP LOCKED lock taken as a try-lock, by key, moves no state.
 		{"SELECT * FROM item WHERE id = $1 FOR UPDATE SKIP LOCKED", "UPDATE item SET status = 'done' WHERE id = $1 AND status = 'new'", "DELETE FROM item WHERE id = ANY($1)"},
 	} {

@@ -692,8 +692,10 @@ func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
 	p := Protocols{CAS: map[string]Evidence{}, Owners: map[string]Evidence{}, State: map[string]Evidence{}, Advisory: u.advisory}
 	// A SKIP LOCKED lock is a claim when the rows it picks are moved to
 	// another state (state = 'available' set to 'running'), in the same
-	// statement or another: a lock taken only as a mutex claims nothing.
-	if u.skip.Does != "" && (u.skipSets || slices.ContainsFunc(sortedKeys(u.skipBy), func(c string) bool { return u.written[c] && !u.keys[c] })) {
+	// statement or another: a lock taken only as a mutex claims nothing,
+	// nor one whose rows are only marked (to_delete = true), which leaves
+	// no holder once the transaction ends.
+	if u.skip.Does != "" && (u.skipSets || slices.ContainsFunc(sortedKeys(u.skipBy), func(c string) bool { return u.written[c] && !u.keys[c] && !u.flags[c] })) {
 		p.Skip = u.skip
 	}
 	state := func(c string) bool { return !u.keys[c] && !u.lookup[c] }
