@@ -2,6 +2,7 @@ package rules
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
@@ -122,6 +123,10 @@ func Check(ctx *Context, s *sqlparse.Script) []Finding {
 					break
 				}
 			}
+		}
+		if strings.Contains(msg, sqlparse.HoleIdent) {
+			// A name Go assembles at run time (tableName + "_pkey").
+			msg = strings.ReplaceAll(msg, sqlparse.HoleIdent, "<run-time>")
 		}
 		out = append(out, Finding{Rule: cur, Span: sp, Message: cur.Prefix() + msg, Fix: fix})
 	}

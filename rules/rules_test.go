@@ -68,6 +68,20 @@ var panicky = register(&Rule{ID: "DSQL999", Name: "test-panic", check: func(ctx 
 	}
 }})
 
+// A name Go assembles at run time is said as one, not as the placeholder
+// the parse stood in for it.
+func TestRunTimeNamesInMessages(t *testing.T) {
+	fs := check("alter table " + sqlparse.HoleIdent + " drop constraint " + sqlparse.HoleIdent + "_pkey")
+	if len(fs) == 0 {
+		t.Fatal("DROP CONSTRAINT not reported")
+	}
+	for _, f := range fs {
+		if strings.Contains(f.Message, sqlparse.HoleIdent) || !strings.Contains(f.Message, "DROP CONSTRAINT <run-time>_pkey") {
+			t.Errorf("message: %s", f.Message)
+		}
+	}
+}
+
 func TestPanickingRuleIsContained(t *testing.T) {
 	ctx := &Context{Config: DefaultConfig(), Fences: NewFences()}
 	fs := Check(ctx, sqlparse.Parse("SELECT dsqllint_panic FROM shards WHERE shard_id = $1 FOR SHARE"))
