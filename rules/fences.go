@@ -524,7 +524,9 @@ func isRange(op sqlparse.Op) bool {
 }
 
 // Merge adds what o learned to f: the module's record is the union of its
-// packages'. Of two pieces of evidence for the same thing, f's stays.
+// packages'. Of two pieces of evidence for the same thing, f's stays. f
+// takes over o's records of the tables it knew nothing of (most of a
+// module's tables are one package's): o is not to be used afterwards.
 func (f *Fences) Merge(o *Fences) {
 	if o == nil {
 		return
@@ -533,8 +535,8 @@ func (f *Fences) Merge(o *Fences) {
 	for name, ou := range o.tables {
 		u := f.tables[name]
 		if u == nil {
-			u = newUsage()
-			f.tables[name] = u
+			f.tables[name] = ou
+			continue
 		}
 		for k, g := range ou.cas {
 			u.cas[k] = append(u.cas[k], g...)
