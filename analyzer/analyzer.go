@@ -57,7 +57,9 @@ func newAnalyzer() (*analysis.Analyzer, *settings) {
 		RunDespiteErrors: true,
 		Run:              func(pass *analysis.Pass) (any, error) { return s.run(pass) },
 		ResultType:       reflect.TypeOf((*txflow.Summary)(nil)),
+		FactTypes:        []analysis.Fact{new(txflow.Fact)},
 	}
+	staged.Store(a, s)
 	s.register(&a.Flags)
 	return a, s
 }
@@ -92,6 +94,10 @@ type settings struct {
 	sqlc []sqlcconf.Package
 	// migrationDirs are the directories of the module's migrations.
 	migrationDirs map[string]bool
+	// moduleStage says the dsqllint command joins every package's summary
+	// after the packages are analysed (ModuleStage): a package then
+	// leaves what crosses packages to it.
+	moduleStage bool
 }
 
 func newSettings() *settings {
@@ -143,12 +149,24 @@ func (r ruleSet) Set(v string) error {
 }
 
 func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
+	if len(pass.Files) == 0 && !slices.ContainsFunc(pass.OtherFiles, isSQLFile) || len(pass.Files) > 0 && (pass.TypesInfo == nil || standard(pass)) {
+		return (*txflow.Summary)(nil), nil // a dependency loaded from export data, or the standard library: nothing to carry
+	}
 	ms, err := s.forPackage(pass)
 	if err != nil {
 		return nil, err
 	}
 	if ms.file != nil && len(ms.file.Excludes) > 0 {
 		pass = ms.excluding(pass)
+	}
+	var held *heldReports
+	if !ms.moduleStage {
+		// One package at a time: what it reports waits for the join with
+		// the summaries its imports carry (judgeWithImports).
+		held = &heldReports{report: pass.Report}
+		p := *pass
+		p.Report = held.add
+		pass = &p
 	}
 	c := &checker{pass: pass, settings: ms, funcs: map[*types.Func]*ast.FuncDecl{}}
 	// A bug of ours must not crash go vet for the whole repository: it
@@ -190,6 +208,16 @@ func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
 	if ms.file != nil && len(ms.file.Excludes) > 0 {
 		// The module stage's findings in the package are dropped alike.
 		c.summary.Excluded = func(pos token.Pos, category string) bool { return ms.excluded(pass, pos, category) }
+	}
+	var imported []*txflow.Summary
+	if pass.Pkg != nil && pass.ExportPackageFact != nil {
+		imported = c.importedSummaries()
+		if sums := carried(c.summary, imported); len(sums) > 0 {
+			pass.ExportPackageFact(txflow.NewFact(pass.Fset, sums))
+		}
+	}
+	if held != nil {
+		c.judgeWithImports(imported, held, texts)
 	}
 	return c.summary, nil
 }
@@ -311,6 +339,8 @@ type localCall struct {
 	loops        []ast.Node
 	parent       ast.Node // the node holding the call
 }
+
+func isSQLFile(name string) bool { return strings.EqualFold(filepath.Ext(name), ".sql") }
 
 func (c *checker) note(pos token.Pos, format string, args ...any) {
 	if c.settings.verbose {

@@ -118,6 +118,7 @@ func (s *settings) forPackage(pass *analysis.Pass) (*settings, error) {
 func (s *settings) load(root string) (*settings, error) {
 	ms := newSettings()
 	ms.root = root
+	ms.moduleStage = s.moduleStage
 	fs := flag.NewFlagSet("dsqllint", flag.ContinueOnError)
 	ms.register(fs)
 	explicit := s.flags.get()

@@ -159,11 +159,6 @@ func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.
 		}
 	}
 	c.constUses(s, idx)
-	if s.Enabled {
-		for _, f := range txflow.PackageLocks(c.pass.Fset, s) {
-			c.pass.Report(f.Diagnostic)
-		}
-	}
 }
 
 // orphanLocks makes lock sites of the FOR UPDATE clauses no query text

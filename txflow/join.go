@@ -34,6 +34,7 @@ const maxPassDepth = 8
 //     packages' (Merge).
 type Module struct {
 	fset     *token.FileSet
+	home     string // JoinPackage's package, "" for the whole module
 	sums     []*Summary
 	stmts    map[string][]stmtOf  // by function
 	passes   map[string][]Pass    // by caller
@@ -63,7 +64,22 @@ type result struct {
 // Join joins the summaries. fset must hold every summarised
 // package's files (one go/packages load does).
 func Join(fset *token.FileSet, sums []*Summary) *Module {
-	m := &Module{fset: fset, stmts: map[string][]stmtOf{}, passes: map[string][]Pass{}, impls: map[string][]string{},
+	return join(fset, sums, "")
+}
+
+// JoinPackage is the module stage as a driver that runs one package at a
+// time does it, for package home: sums are its own summary and those its
+// imports carry (Fact). Its callers are out of view (a function no one
+// in view calls may be called inside a retry), so it reports what it
+// shows unretried: its own locks, and the locks of imported packages
+// whose transaction it begins, or runs on a pool, outside any retry —
+// there, naming the lock. Only home's writes are judged again.
+func JoinPackage(fset *token.FileSet, home string, sums []*Summary) *Module {
+	return join(fset, sums, home)
+}
+
+func join(fset *token.FileSet, sums []*Summary, home string) *Module {
+	m := &Module{fset: fset, home: home, stmts: map[string][]stmtOf{}, passes: map[string][]Pass{}, impls: map[string][]string{},
 		closures: map[string][]Closure{}, returns: map[result]Return{}}
 	for _, s := range sums {
 		if s != nil {
@@ -93,7 +109,9 @@ func Join(fset *token.FileSet, sums []*Summary) *Module {
 	}
 	m.judgeWrites()
 	m.findings = append(m.findings, m.unfencedWrites()...)
-	locks, decisions := newLockGraph(fset, m.sums, false).judgeSites()
+	g := newLockGraph(fset, m.sums, home != "")
+	g.home = home
+	locks, decisions := g.judgeSites()
 	m.findings = append(m.findings, locks...)
 	m.decisions = decisions
 	m.findings = append(m.findings, m.droppedCASResults()...)
@@ -151,11 +169,11 @@ func matchImpls(sums []*Summary) []Impl {
 					}
 				}
 				if methods == nil {
-					methods = it.Methods()
+					methods = it.methods()
 				}
 				if t.bySig == nil {
 					t.bySig = map[string]string{}
-					for _, m := range t.set.Methods() {
+					for _, m := range t.set.methods() {
 						t.bySig[m.Sig] = m.Key
 					}
 				}
@@ -230,6 +248,12 @@ func rejudged(category string) bool {
 func (m *Module) unfencedWrites() []Finding {
 	fences := map[string]*rules.Fences{} // by module: a driver for SQLite keeps its own
 	for _, s := range m.sums {
+		if m.home != "" {
+			if s.Pkg == m.home {
+				fences[s.Module] = s.Fences // Merge would take over the imports' fences, which other packages share
+			}
+			continue
+		}
 		if fences[s.Module] == nil {
 			fences[s.Module] = rules.NewFences()
 		}
@@ -249,7 +273,7 @@ func (m *Module) unfencedWrites() []Finding {
 	seen := map[key]bool{}
 	var out []Finding
 	for _, s := range m.sums {
-		if s.Writes == nil || !s.FenceEnabled {
+		if s.Writes == nil || !s.FenceEnabled || m.home != "" && s.Pkg != m.home {
 			continue
 		}
 		for _, v := range s.Writes(fences[s.Module], traced) {

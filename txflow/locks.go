@@ -43,8 +43,12 @@ const (
 
 // lockGraph indexes the summaries for DSQL005.
 type lockGraph struct {
-	fset       *token.FileSet
-	open       bool
+	fset *token.FileSet
+	open bool
+	// home is the package judged when a package's driver joins it with
+	// the summaries its imports carry (JoinPackage): its locks, and the
+	// locks of other packages whose unretried way in ends in it.
+	home       string
 	sums       []*Summary
 	calls      map[string][]callOf  // by callee key
 	out        map[string][]callOf  // by caller key
@@ -112,6 +116,9 @@ type verdict struct {
 	unfollowed bool
 	root       string
 	at         token.Pos
+	// end is the summary of the package where the unretried way in ends
+	// (the Begin's, the pool's, the root's).
+	end *Summary
 	// path are the calls from the Begin (or the outermost caller) down
 	// to the lock.
 	path []hop
@@ -453,7 +460,7 @@ func (g *lockGraph) judgeRun(s *Summary, r LockRun) verdict {
 	if r.Unfollowed {
 		v := g.covered(r.Func, handle{param: NoHandle, begin: -1, sum: s}, g.in(r.Retried, r.Loop), r.Via, 0, map[memoKey]bool{})
 		if !v.ok {
-			v.unfollowed, v.untraced, v.pool, v.at = true, false, false, r.Pos
+			v.unfollowed, v.untraced, v.pool, v.at, v.end = true, false, false, r.Pos, s
 			v.trace = append([]string{fmt.Sprintf("%s: the text is used in %s, no known query call: where it runs is not followed", g.posString(r.Pos), g.name(r.Func))}, v.trace...)
 		}
 		return v
@@ -486,7 +493,7 @@ func (g *lockGraph) covered(fn string, h handle, ctx bool, pins []Pin, depth int
 			case g.fnRetried(fn, pins):
 				return verdict{ok: true, trace: append([]string{fmt.Sprintf("%s: the transaction begins in %s, which runs only inside retries on 40001:", g.posString(b.Pos), name)}, g.retriedBy(fn, pins)...)}
 			}
-			return verdict{begin: b, beginSum: h.sum, trace: []string{fmt.Sprintf("%s: the transaction begins in %s, outside any retry on 40001", g.posString(b.Pos), name)}}
+			return verdict{begin: b, beginSum: h.sum, end: h.sum, trace: []string{fmt.Sprintf("%s: the transaction begins in %s, outside any retry on 40001", g.posString(b.Pos), name)}}
 		}
 		h = handle{param: NoHandle, begin: -1, sum: h.sum} // the helper's result is no transaction it begins
 	}
@@ -503,7 +510,7 @@ func (g *lockGraph) covered(fn string, h handle, ctx bool, pins []Pin, depth int
 		case g.open && !h.pool:
 			return verdict{ok: true, trace: []string{fmt.Sprintf("it runs in %s %s: not judged one package at a time", name, what)}}
 		}
-		return verdict{pool: h.pool, untraced: !h.pool, pgx: h.pgx, trace: []string{fmt.Sprintf("it runs in %s %s, and no retry on 40001 surrounds it", name, what)}}
+		return verdict{pool: h.pool, untraced: !h.pool, pgx: h.pgx, end: h.sum, trace: []string{fmt.Sprintf("it runs in %s %s, and no retry on 40001 surrounds it", name, what)}}
 	}
 	// A parameter or the receiver: judged at every call that hands it over.
 	key := memoKey{fn, h.param, ctx}
@@ -535,10 +542,11 @@ func (g *lockGraph) covered(fn string, h handle, ctx bool, pins []Pin, depth int
 		case g.open:
 			return verdict{ok: true, trace: []string{fmt.Sprintf("it runs in %s on %s, which no call of the package hands over: not judged one package at a time", name, what)}}
 		}
-		return verdict{root: fn, trace: []string{fmt.Sprintf("it runs in %s on %s, and no call in the module hands it a transaction inside a retry on 40001", name, what)}}
+		return verdict{root: fn, end: h.sum, trace: []string{fmt.Sprintf("it runs in %s on %s, and no call in the module hands it a transaction inside a retry on 40001", name, what)}}
 	}
 	var out verdict
 	out.ok = true
+	var elsewhere *verdict // an unretried way in that ends outside home
 	for _, e := range edges {
 		arg := h.param
 		var next handle
@@ -560,10 +568,19 @@ func (g *lockGraph) covered(fn string, h handle, ctx bool, pins []Pin, depth int
 		v.trace = append(v.trace, fmt.Sprintf("%s: %s calls %s, handing over %s", g.posString(e.Pos), g.name(e.From), name, what))
 		if !v.ok {
 			v.path = append(v.path, hop{pos: e.Pos, name: e.callee, from: e.From})
+			if g.home != "" && !g.endsHome(v) {
+				if elsewhere == nil {
+					elsewhere = &v
+				}
+				continue // a way in ending in the home package is the one it reports
+			}
 			out = v
 			break
 		}
 		out.trace = append(out.trace, v.trace...)
+	}
+	if out.ok && elsewhere != nil {
+		out = *elsewhere
 	}
 	if len(pins) == 0 {
 		g.memo[key] = out
@@ -663,6 +680,15 @@ func (g *lockGraph) judgeSites() ([]Finding, []Decision) {
 	var findings []Finding
 	var decisions []Decision
 	for _, so := range order {
+		elsewhere := g.home != "" && so.sum.Pkg != g.home
+		if elsewhere {
+			// Another package's lock: judged here only by its ways in
+			// that end here, and reported where they do (lockElsewhere).
+			if f, ok := g.lockElsewhere(so); ok {
+				findings = append(findings, f)
+			}
+			continue
+		}
 		if so.Test || !so.sum.Enabled {
 			continue // a test's own locks race with nothing in production
 		}
@@ -710,6 +736,55 @@ func (g *lockGraph) judgeSites() ([]Finding, []Decision) {
 		findings = append(findings, Finding{Pkg: so.sum.Pkg, Diagnostic: g.lockDiagnostic(so, bad[0], noRetry)})
 	}
 	return findings, decisions
+}
+
+// endsHome reports an unretried way in that ends in the home package.
+func (g *lockGraph) endsHome(v verdict) bool {
+	return v.end != nil && v.end.Pkg == g.home
+}
+
+// lockElsewhere judges a lock of an imported package by the ways in that
+// end in the home package: one unretried is reported at its Begin (or at
+// the home call that leads to the lock), naming the lock.
+func (g *lockGraph) lockElsewhere(so *siteOf) (Finding, bool) {
+	if so.Test || so.Quiet || !slices.ContainsFunc(g.sums, func(s *Summary) bool { return s.Pkg == g.home && s.Enabled }) {
+		return Finding{}, false
+	}
+	var bad []verdict
+	for _, r := range so.runs {
+		if r.Unfollowed {
+			continue // judged by the package that uses the text
+		}
+		if v := g.judgeRun(r.sum, r.LockRun); !v.ok && g.endsHome(v) {
+			bad = append(bad, v)
+		}
+	}
+	if len(bad) == 0 {
+		return Finding{}, false
+	}
+	sort.SliceStable(bad, func(i, j int) bool { return g.worse(bad[i], bad[j], "") })
+	v := bad[0]
+	at := v.at
+	switch {
+	case v.begin != nil:
+		at = v.begin.Pos
+	case len(v.path) > 0:
+		at = v.path[0].pos
+	}
+	if at == token.NoPos {
+		return Finding{}, false
+	}
+	d := g.lockDiagnostic(so, v, false)
+	what := so.What + " at " + g.posString(so.Pos)
+	if i := strings.Index(d.Message, so.What); i >= 0 {
+		d.Message = d.Message[:i] + what + d.Message[i+len(so.What):]
+	} else {
+		prefix := rules.LockWithoutRetry.Prefix()
+		d.Message = prefix + what + ": " + strings.TrimPrefix(d.Message, prefix)
+	}
+	d.Pos, d.End = at, at
+	d.Related = append([]analysis.RelatedInformation{{Pos: so.Pos, End: so.End, Message: "the lock"}}, d.Related...)
+	return Finding{Pkg: g.home, Diagnostic: d}, true
 }
 
 // worse orders the unretried ways a lock runs by how well a finding
@@ -801,9 +876,6 @@ func (g *lockGraph) beginFix(b *Begin) (*analysis.SuggestedFix, string) {
 		return nil, b.NoFix
 	}
 	for _, n := range b.Needs {
-		if g.open {
-			return nil, fmt.Sprintf("line %d calls %s, of another package, which only the dsqllint command sees", n.Line, n.Name)
-		}
 		if !g.repeatable()[n.Func] {
 			return nil, fmt.Sprintf("line %d calls %s between Begin and Commit: a retry would repeat it, and dsqllint cannot show it has no effect outside the transaction", n.Line, n.Name)
 		}

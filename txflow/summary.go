@@ -140,6 +140,16 @@ type Impl struct {
 type MethodSet struct {
 	Names   []string
 	Methods func() []Method
+	// List is what Methods returns, made when the set is sent to another
+	// process (Fact), where Methods is not.
+	List []Method
+}
+
+func (m MethodSet) methods() []Method {
+	if m.Methods != nil {
+		return m.Methods()
+	}
+	return m.List
 }
 
 // Method is one method of a MethodSet.
@@ -313,3 +323,12 @@ type Pin struct {
 
 // ParamKey names the function a function-typed parameter holds.
 func ParamKey(fn string, i int) string { return fmt.Sprintf("%s#%d", fn, i) }
+
+// Empty reports a summary that tells the join nothing: no statement,
+// call, transaction, retry or lock of the module's. Method sets alone
+// tell nothing: they only connect what other summaries say.
+func (s *Summary) Empty() bool {
+	return len(s.Stmts)+len(s.Passes)+len(s.Begins)+len(s.Repeatable)+len(s.Returns)+len(s.Closures)+
+		len(s.Calls)+len(s.Retries)+len(s.Predicates)+
+		len(s.Loops)+len(s.Locks)+len(s.Runs)+len(s.CASResults)+len(s.Drops) == 0
+}

@@ -248,6 +248,7 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 	if packages.PrintErrors(pkgs) > 0 {
 		code = exitFailure
 	}
+	analyzer.ModuleStage(a) // the module stage below joins every package
 	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)

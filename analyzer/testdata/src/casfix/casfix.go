@@ -1,4 +1,4 @@
-package casfix
+package casfix // want package:"txflow"
 
 import (
 	"context"

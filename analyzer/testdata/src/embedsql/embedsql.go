@@ -1,4 +1,4 @@
-// Package embedsql embeds its queries from .sql files.
+// Package embedsql embeds its queries from .sql files. // want package:"txflow"
 package embedsql
 
 import "embed"

@@ -1,4 +1,4 @@
-// Package fences holds one write per fence Aurora DSQL drops, and per
+// Package fences holds one write per fence Aurora DSQL drops, and per // want package:"txflow"
 // protocol a write can bypass, each beside its negative twin.
 package fences
 

@@ -1,4 +1,4 @@
-package fix
+package fix // want package:"txflow"
 
 import (
 	"database/sql"

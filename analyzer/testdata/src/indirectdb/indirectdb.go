@@ -1,4 +1,4 @@
-// Package indirectdb reaches database/sql only through dbwrap's API: the
+// Package indirectdb reaches database/sql only through dbwrap's API: the // want package:"txflow"
 // Go-flow rules follow it all the same.
 package indirectdb
 

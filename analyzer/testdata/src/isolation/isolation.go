@@ -1,4 +1,4 @@
-package isolation
+package isolation // want package:"txflow"
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package lockretry
+package lockretry // want package:"txflow"
 
 import (
 	"context"

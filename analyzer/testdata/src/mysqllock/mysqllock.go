@@ -1,4 +1,4 @@
-package mysqllock
+package mysqllock // want package:"txflow"
 
 import "database/sql"
 

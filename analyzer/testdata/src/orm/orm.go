@@ -1,4 +1,4 @@
-package orm
+package orm // want package:"txflow"
 
 import (
 	entsql "entgo.io/ent/dialect/sql"

@@ -1,4 +1,4 @@
-package savepoint
+package savepoint // want package:"txflow"
 
 import (
 	"context"

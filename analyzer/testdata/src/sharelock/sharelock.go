@@ -1,4 +1,4 @@
-package sharelock
+package sharelock // want package:"txflow"
 
 import (
 	"context"
@@ -62,8 +62,9 @@ func sprintfTable(ctx context.Context, db *sql.Tx, table string) {
 func concatenation(ctx context.Context, db *sql.DB, where string) {
 	db.QueryContext(ctx, "SELECT * FROM shards WHERE "+where+" FOR SHARE") // want `DSQL001 share-lock` `DSQL005 lock-without-retry`
 	db.QueryContext(ctx, queries.LockShardBase+" FOR SHARE")               // want `DSQL001 share-lock` `DSQL005 lock-without-retry`
-	// Named constants of other packages are reported where they are declared.
-	db.QueryContext(ctx, queries.ReadLockShard)
+	// Named constants of other packages are reported where they are
+	// declared; the lock it takes here on a pool, here, naming it.
+	db.QueryContext(ctx, queries.ReadLockShard) // want `DSQL005 lock-without-retry: SELECT \.\.\. FOR SHARE .*at queries.go:7: this statement locks`
 }
 
 func fragment(base string) string {

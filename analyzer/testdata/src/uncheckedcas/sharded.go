@@ -1,4 +1,4 @@
-package uncheckedcas
+package uncheckedcas // want package:"txflow"
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package unfenced
+package unfenced // want package:"txflow"
 
 import (
 	"context"
