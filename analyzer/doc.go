@@ -23,7 +23,9 @@
 // whose string parameter reaches a query call's SQL argument is a query
 // call at that parameter. Each package's analysis returns a txflow.Summary
 // of what its functions do with transactions, which the dsqllint command
-// joins across the module (package txflow).
+// joins across the module (package txflow), and exports it as a package
+// fact with those of its imports, which a driver that runs one package at
+// a time joins in each package (facts.go).
 //
 // Findings are suppressed with `//dsqllint:ignore DSQL003 -- reason` on the
 // line or the line above (Go), or `-- dsqllint:ignore DSQL003 -- reason`

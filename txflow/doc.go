@@ -20,6 +20,7 @@
 //
 // It knows Go positions and rule messages, never Go syntax or SQL: the
 // analyzer builds the summaries, the dsqllint command and the tests call
-// the join. No analysis facts: go vet and the other drivers, which run
-// package by package, keep the per-package judgement (PackageLocks).
+// the join. The summaries also travel as a package fact (Fact): a driver
+// that runs one package at a time joins a package's summary with those
+// its imports carry (JoinPackage).
 package txflow

@@ -931,15 +931,3 @@ func (g *lockGraph) nearestRetries(pos token.Pos, n int) []Retry {
 	})
 	return rs[:min(n, len(rs))]
 }
-
-// PackageLocks judges a package's lock sites by what the package alone
-// shows (go vet, golangci-lint): a lock is reported where the package
-// begins its transaction, or runs it on a pool, with no retry around it;
-// a trail that leaves the package is not followed.
-func PackageLocks(fset *token.FileSet, s *Summary) []Finding {
-	if len(s.Locks) == 0 {
-		return nil
-	}
-	fs, _ := newLockGraph(fset, []*Summary{s}, true).judgeSites()
-	return fs
-}
