@@ -209,14 +209,14 @@ func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
 		// The module stage's findings in the package are dropped alike.
 		c.summary.Excluded = func(pos token.Pos, category string) bool { return ms.excluded(pass, pos, category) }
 	}
-	var imported []*txflow.Summary
-	if pass.Pkg != nil && pass.ExportPackageFact != nil {
-		imported = c.importedSummaries()
-		if sums := carried(c.summary, imported); len(sums) > 0 {
-			pass.ExportPackageFact(txflow.NewFact(pass.Fset, sums))
-		}
-	}
 	if held != nil {
+		var imported []*txflow.Summary
+		if pass.Pkg != nil && pass.ExportPackageFact != nil {
+			imported = c.importedSummaries()
+			if sums := carried(c.summary, imported); len(sums) > 0 {
+				pass.ExportPackageFact(txflow.NewFact(pass.Fset, sums))
+			}
+		}
 		c.judgeWithImports(imported, held, texts)
 	}
 	return c.summary, nil

@@ -22,11 +22,13 @@ import (
 var staged sync.Map // *analysis.Analyzer → *settings
 
 // ModuleStage tells a that the dsqllint command joins the summaries of
-// every package it analyses after they are analysed (txflow.Join), so a
-// package need not join the summaries its imports carry.
+// every package it analyses after they are analysed (txflow.Join): a
+// package then neither joins nor exports them, and a has no facts, so the
+// driver does not run it on the packages' dependencies.
 func ModuleStage(a *analysis.Analyzer) {
 	if s, ok := staged.Load(a); ok {
 		s.(*settings).moduleStage = true
+		a.FactTypes = nil
 	}
 }
 
