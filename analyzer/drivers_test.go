@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/dsqllint/dsqllint/analyzer"
 )
 
 // lockNamed is the lock a DSQL005 finding names: its own place, or, for a
@@ -79,6 +82,7 @@ func TestDriversAgree(t *testing.T) {
 		"sqlcmod":     {"DSQL005": {onlyModule: []string{"shards.sql:4"}, why: root}},
 		"txmod":       {"DSQL005": {onlyModule: []string{"store.go:54", "store.go:98"}, onlyVet: []string{"store.go:125"}, why: untraced + "; " + crossImpl + "; " + exported}},
 		"retryfixmod": {},
+		"crossmod":    {},
 	}
 	for _, dir := range slices.Sorted(maps.Keys(known)) {
 		t.Run(dir, func(t *testing.T) {
@@ -108,4 +112,13 @@ func minus(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// TestFactsAcrossPackages: under a driver that runs one package at a
+// time, the lock a package runs on the transaction it is handed is
+// reported where a caller in another package begins that transaction
+// outside any retry, naming the lock, and is quiet where a retry helper of
+// a third package re-runs the transaction.
+func TestFactsAcrossPackages(t *testing.T) {
+	analysistest.Run(t, "testdata/crossmod", analyzer.New(), "./...")
 }

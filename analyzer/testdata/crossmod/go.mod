@@ -1,0 +1,3 @@
+module crossmod
+
+go 1.22

@@ -1,0 +1,48 @@
+// Package svc begins the transactions store's locks run in. // want package:"txflow"
+package svc
+
+import (
+	"context"
+	"database/sql"
+
+	"crossmod/retry"
+	"crossmod/store"
+)
+
+// Advance as ported: the lock of another package, in a transaction begun
+// here outside any retry, is reported here, naming the lock.
+func Advance(ctx context.Context, db *sql.DB, id int) error {
+	tx, err := db.BeginTx(ctx, nil) // want `DSQL005 lock-without-retry: SELECT \.\.\. FOR UPDATE at store.go:14 runs in the transaction begun at svc.go:15, which nothing retries`
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	rangeID, err := store.LockShard(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if err := store.SetRange(ctx, tx, id, rangeID); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Its twin, quiet: the transaction begins inside the closure another
+// package's retry helper re-runs on 40001.
+func AdvanceRetried(ctx context.Context, db *sql.DB, id int) error {
+	return retry.Do(ctx, func() error {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		rangeID, err := store.LockShard(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := store.SetRange(ctx, tx, id, rangeID); err != nil {
+			return err
+		}
+		return tx.Commit()
+	})
+}
