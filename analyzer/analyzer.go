@@ -175,6 +175,9 @@ func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
 		if r := recover(); r != nil {
 			c.internal = append(c.internal, fmt.Errorf("dsqllint internal error (please report): %v", r))
 		}
+		if held != nil {
+			held.flush() // what was found before a failure of ours is still reported
+		}
 		err = errors.Join(c.internal...)
 	}()
 	texts := c.collect()

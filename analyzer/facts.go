@@ -96,6 +96,14 @@ type heldReports struct {
 
 func (h *heldReports) add(d analysis.Diagnostic) { h.diags = append(h.diags, d) }
 
+// flush reports what is still held, as it is.
+func (h *heldReports) flush() {
+	for _, d := range h.diags {
+		h.report(d)
+	}
+	h.diags = nil
+}
+
 // judgeWithImports joins the package's summary with those its imports
 // carry and reports the result: DSQL003 and DSQL005 as the join judges
 // them, and what only the join shows (a lock of an imported package
@@ -104,10 +112,7 @@ func (h *heldReports) add(d analysis.Diagnostic) { h.diags = append(h.diags, d) 
 // each at a place in the package.
 func (c *checker) judgeWithImports(imported []*txflow.Summary, held *heldReports, texts []*Text) {
 	if c.pass.Pkg == nil || c.summary == nil {
-		for _, d := range held.diags {
-			held.report(d)
-		}
-		return
+		return // nothing to join: the deferred flush reports them
 	}
 	m := txflow.JoinPackage(c.pass.Fset, c.pass.Pkg.Path(), append([]*txflow.Summary{c.summary}, imported...))
 	mine := map[string]bool{}
@@ -123,6 +128,7 @@ func (c *checker) judgeWithImports(imported []*txflow.Summary, held *heldReports
 		func(d analysis.Diagnostic) analysis.Diagnostic { return d },
 		func(_, d analysis.Diagnostic) analysis.Diagnostic { return d },
 		func(f txflow.Finding) analysis.Diagnostic { return f.Diagnostic })
+	held.diags = nil
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Pos < diags[j].Pos })
 	for _, d := range diags {
 		if f := c.pass.Fset.File(d.Pos); f != nil && mine[f.Name()] {
