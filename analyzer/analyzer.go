@@ -149,8 +149,8 @@ func (r ruleSet) Set(v string) error {
 }
 
 func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
-	if len(pass.Files) == 0 && !slices.ContainsFunc(pass.OtherFiles, isSQLFile) || len(pass.Files) > 0 && (pass.TypesInfo == nil || standard(pass)) {
-		return (*txflow.Summary)(nil), nil // a dependency loaded from export data, or the standard library: nothing to carry
+	if len(pass.Files) == 0 && !slices.ContainsFunc(pass.OtherFiles, isSQLFile) || len(pass.Files) > 0 && (pass.TypesInfo == nil || library(pass)) {
+		return (*txflow.Summary)(nil), nil // a dependency loaded from export data, or a library: nothing to carry
 	}
 	ms, err := s.forPackage(pass)
 	if err != nil {

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"go/build"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -32,20 +33,39 @@ func ModuleStage(a *analysis.Analyzer) {
 	}
 }
 
-// standard reports a package of the standard library, which runs no SQL
-// of the module's: go vet and analysistest run the analyzer on it for its
-// facts.
-func standard(pass *analysis.Pass) bool {
+// library reports a package of the standard library or of the module
+// cache: go vet runs the analyzer on every dependency for its facts, but
+// only the summaries of the module (or workspace) being linted join its
+// packages', and the module cache holds none of those.
+func library(pass *analysis.Pass) bool {
 	if pass.Module != nil && (pass.Module.Path == "std" || pass.Module.Path == "cmd") {
 		return true
 	}
-	if goroot := build.Default.GOROOT; goroot != "" && len(pass.Files) > 0 {
-		if rel, err := filepath.Rel(filepath.Join(goroot, "src"), pass.Fset.File(pass.Files[0].Pos()).Name()); err == nil && filepath.IsLocal(rel) {
+	if len(pass.Files) == 0 {
+		return false
+	}
+	name := pass.Fset.File(pass.Files[0].Pos()).Name()
+	for _, dir := range libraryDirs() {
+		if rel, err := filepath.Rel(dir, name); err == nil && filepath.IsLocal(rel) {
 			return true
 		}
 	}
 	return false
 }
+
+// libraryDirs are GOROOT/src and the module cache.
+var libraryDirs = sync.OnceValue(func() []string {
+	var dirs []string
+	if goroot := build.Default.GOROOT; goroot != "" {
+		dirs = append(dirs, filepath.Join(goroot, "src"))
+	}
+	if cache := os.Getenv("GOMODCACHE"); cache != "" {
+		dirs = append(dirs, cache)
+	} else if gopath := filepath.SplitList(build.Default.GOPATH); len(gopath) > 0 && gopath[0] != "" {
+		dirs = append(dirs, filepath.Join(gopath[0], "pkg", "mod"))
+	}
+	return dirs
+})
 
 // importedSummaries returns the summaries the package's imports carry,
 // each package once.
