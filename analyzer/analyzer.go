@@ -200,7 +200,7 @@ func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
 		seen[pass.Fset.File(t.Pos(0, false)).Name()] = true
 	}
 	for _, name := range append(pass.OtherFiles, queryFiles...) {
-		if strings.EqualFold(filepath.Ext(name), ".sql") && !seen[name] {
+		if isSQLFile(name) && !seen[name] {
 			seen[name] = true
 			if t := c.sqlFile(name); t != nil {
 				texts = append(texts, t)

@@ -72,7 +72,7 @@ func (f *Fact) Summaries(fset *token.FileSet) []*Summary {
 	return f.s.sums
 }
 
-// wireSummary is what a Summary sends: its positions and plain data. The
+// wireFact is what a Fact sends: its summaries' positions and plain data. The
 // fences, the write judge and the fixes stay with the package that made
 // them: another process can use none of them.
 type wireFact struct {

@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
-	"strconv"
-	"strings"
 )
 
 // The x/tools JSON tree, {package ID: {analyzer: [diagnostic] | {"error": msg}}},
@@ -49,18 +48,21 @@ type jsonError struct {
 // that reported them, as x/tools does) and every analysis error.
 func writeJSON(w io.Writer, r *result) error {
 	tree := map[string]map[string]any{}
+	// By place: the module stage's findings come in the order of token
+	// positions, which parallel loading makes differ from run to run.
+	diags := slices.Clone(r.diags)
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := r.fset.Position(diags[i].Pos), r.fset.Position(diags[j].Pos)
+		return a.Filename < b.Filename || a.Filename == b.Filename && a.Offset < b.Offset
+	})
 	lists := map[string][]jsonDiagnostic{}
-	for _, d := range r.diags {
+	for _, d := range diags {
 		if _, failed := r.errs[d.pkg]; failed {
 			continue
 		}
 		lists[d.pkg] = append(lists[d.pkg], r.jsonDiagnostic(d))
 	}
 	for pkg, list := range lists {
-		// By place: the module stage's findings come in the order of
-		// token positions, which parallel loading makes differ from run
-		// to run.
-		sort.SliceStable(list, func(i, j int) bool { return posnLess(list[i].Posn, list[j].Posn) })
 		tree[pkg] = map[string]any{r.analyzer: list}
 	}
 	for pkg, err := range r.errs {
@@ -72,34 +74,6 @@ func writeJSON(w io.Writer, r *result) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", data)
 	return err
-}
-
-// posnLess orders "file:line:col" positions by file, then line and
-// column as numbers.
-func posnLess(a, b string) bool {
-	split := func(p string) (string, int, int) {
-		rest, col, _ := cutLastColon(p)
-		file, line, _ := cutLastColon(rest)
-		l, _ := strconv.Atoi(line)
-		c, _ := strconv.Atoi(col)
-		return file, l, c
-	}
-	fa, la, ca := split(a)
-	fb, lb, cb := split(b)
-	if fa != fb {
-		return fa < fb
-	}
-	if la != lb {
-		return la < lb
-	}
-	return ca < cb
-}
-
-func cutLastColon(s string) (before, after string, ok bool) {
-	if i := strings.LastIndexByte(s, ':'); i >= 0 {
-		return s[:i], s[i+1:], true
-	}
-	return s, "", false
 }
 
 func (r *result) jsonDiagnostic(d diag) jsonDiagnostic {
