@@ -14,8 +14,10 @@ var LockWithoutRetry = register(&Rule{
 
 // LockContext is what DSQL005's message says of one lock.
 type LockContext struct {
-	// What is "SELECT ... FOR UPDATE" or "this read-modify-write".
-	What string
+	// What is "SELECT ... FOR UPDATE" or "this read-modify-write"; At is
+	// where the lock is when the finding stands elsewhere (at the Begin of
+	// another package: "store.go:42").
+	What, At string
 	// Where it runs, one of: Begin ("service.go:16") where its
 	// transaction begins; Pool, outside any transaction; Root, the
 	// function whose callers hand it its transaction; Untraced, on a
@@ -37,16 +39,20 @@ type LockContext struct {
 
 // LockRetryMessage is DSQL005's message.
 func LockRetryMessage(c LockContext) string {
-	var where string
+	var where, prefix string
+	if c.At != "" {
+		c.What += " at " + c.At
+		prefix = c.What + ": "
+	}
 	switch {
 	case c.Begin != "":
 		where = c.What + " runs in the transaction begun at " + c.Begin
 	case c.Pool:
 		lock := "FOR UPDATE"
-		if rest, ok := strings.CutPrefix(c.What, "SELECT ... "); ok {
+		if rest, ok := strings.CutPrefix(strings.TrimSuffix(c.What, " at "+c.At), "SELECT ... "); ok {
 			lock = rest // FOR NO KEY UPDATE (FOR UPDATE once the share-lock fix applies)
 		}
-		where = "this statement locks " + lock + " outside any transaction, so Aurora DSQL runs it as a transaction of its own"
+		where = prefix + "this statement locks " + lock + " outside any transaction, so Aurora DSQL runs it as a transaction of its own"
 	case c.Root != "":
 		where = c.What + " runs on the transaction " + c.Root + " is handed by its callers"
 	case c.Untraced:

@@ -733,7 +733,7 @@ func (g *lockGraph) judgeSites() ([]Finding, []Decision) {
 		sort.SliceStable(bad, func(i, j int) bool { return g.worse(bad[i], bad[j], file) })
 		d.Reported = true
 		decisions = append(decisions, d)
-		findings = append(findings, Finding{Pkg: so.sum.Pkg, Diagnostic: g.lockDiagnostic(so, bad[0], noRetry)})
+		findings = append(findings, Finding{Pkg: so.sum.Pkg, Diagnostic: g.lockDiagnostic(so, bad[0], noRetry, "")})
 	}
 	return findings, decisions
 }
@@ -774,14 +774,7 @@ func (g *lockGraph) lockElsewhere(so *siteOf) (Finding, bool) {
 	if at == token.NoPos {
 		return Finding{}, false
 	}
-	d := g.lockDiagnostic(so, v, false)
-	what := so.What + " at " + g.posString(so.Pos)
-	if i := strings.Index(d.Message, so.What); i >= 0 {
-		d.Message = d.Message[:i] + what + d.Message[i+len(so.What):]
-	} else {
-		prefix := rules.LockWithoutRetry.Prefix()
-		d.Message = prefix + what + ": " + strings.TrimPrefix(d.Message, prefix)
-	}
+	d := g.lockDiagnostic(so, v, false, g.posString(so.Pos))
 	d.Pos, d.End = at, at
 	d.Related = append([]analysis.RelatedInformation{{Pos: so.Pos, End: so.End, Message: "the lock"}}, d.Related...)
 	return Finding{Pkg: g.home, Diagnostic: d}, true
@@ -819,10 +812,10 @@ func (g *lockGraph) worse(a, b verdict, file string) bool {
 }
 
 // lockDiagnostic is DSQL005 at a lock site, naming the way it runs
-// unretried.
-func (g *lockGraph) lockDiagnostic(so *siteOf, v verdict, noRetry bool) analysis.Diagnostic {
+// unretried; at names the lock when the finding stands elsewhere.
+func (g *lockGraph) lockDiagnostic(so *siteOf, v verdict, noRetry bool, at string) analysis.Diagnostic {
 	r := rules.LockWithoutRetry
-	lc := rules.LockContext{What: so.What, Exec: so.Exec, PGX: v.pgx, NoRetry: noRetry}
+	lc := rules.LockContext{What: so.What, At: at, Exec: so.Exec, PGX: v.pgx, NoRetry: noRetry}
 	var related []analysis.RelatedInformation
 	var fixes []analysis.SuggestedFix
 	switch {
