@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -50,6 +51,7 @@ func newAnalyzer() (*analysis.Analyzer, *settings) {
 	s := newSettings()
 	s.flags = &setFlags{raw: map[string]string{}}
 	s.modules = &modules{m: map[string]*module{}}
+	s.helpers = new(atomic.Pointer[map[string]bool])
 	a := &analysis.Analyzer{
 		Name:             "dsqllint",
 		Doc:              doc,
@@ -98,6 +100,9 @@ type settings struct {
 	// after the packages are analysed (ModuleStage): a package then
 	// leaves what crosses packages to it.
 	moduleStage bool
+	// helpers are the packages outside the module the dsqllint command
+	// analysed first (Helpers), shared by every module's settings.
+	helpers *atomic.Pointer[map[string]bool]
 }
 
 func newSettings() *settings {
@@ -308,6 +313,9 @@ type checker struct {
 	// helpers whether a function is a retry helper by its body.
 	loops   map[ast.Node]bool
 	helpers map[*ast.FuncDecl]bool
+	// helperFacts caches, per imported package outside the module,
+	// whether its fact carries its summary (helperPkg).
+	helperFacts map[*types.Package]bool
 	// fields maps function-typed struct fields to what the package
 	// assigns them (fieldFuncs).
 	fields map[*types.Var][]*types.Func

@@ -1,7 +1,9 @@
 package analyzer
 
 import (
+	"bytes"
 	"go/build"
+	"go/types"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,39 +35,127 @@ func ModuleStage(a *analysis.Analyzer) {
 	}
 }
 
-// library reports a package of the standard library or of the module
-// cache: go vet runs the analyzer on every dependency for its facts, but
-// only the summaries of the module (or workspace) being linted join its
-// packages', and the module cache holds none of those.
+// library reports a package whose summary no package joins: one of the
+// standard library, or one of the module cache (or a vendor directory)
+// that never checks for a serialization failure. go vet runs the
+// analyzer on every dependency for its facts; a library's retry helper is
+// the one thing of a library that decides a verdict in the module
+// (Helper).
 func library(pass *analysis.Pass) bool {
 	if pass.Module != nil && (pass.Module.Path == "std" || pass.Module.Path == "cmd") {
 		return true
 	}
-	if len(pass.Files) == 0 {
+	names := make([]string, 0, len(pass.Files))
+	for _, f := range pass.Files {
+		names = append(names, pass.Fset.File(f.Pos()).Name())
+	}
+	return len(names) > 0 && !Helper(names, true)
+}
+
+// Helper reports whether a package outside the packages linted, with Go
+// files names, is one whose summary joins theirs: a package kept in the
+// repository (a module a replace directive or go.work points at, a
+// package of the module not named on the command line), or a package of
+// the module cache or a vendor directory whose source checks for a
+// serialization failure (a company's retry helper). The dsqllint command
+// loads these packages from source, go vet analyses them for their facts;
+// the command reads a library's files only where a linted package
+// imports it (imported), where a trail of the module enters it.
+func Helper(names []string, imported bool) bool {
+	if len(names) == 0 {
 		return false
 	}
-	name := pass.Fset.File(pass.Files[0].Pos()).Name()
-	for _, dir := range libraryDirs() {
-		if rel, err := filepath.Rel(dir, name); err == nil && filepath.IsLocal(rel) {
+	dir := filepath.Dir(names[0])
+	if goroot := build.Default.GOROOT; goroot != "" && within(filepath.Join(goroot, "src"), dir) {
+		return false
+	}
+	if !within(modCache(), dir) && !strings.Contains(filepath.ToSlash(dir), "/vendor/") {
+		return true
+	}
+	if !imported {
+		return false
+	}
+	for _, name := range names {
+		if data, err := os.ReadFile(name); err == nil && checksConflictText(data) {
 			return true
 		}
 	}
 	return false
 }
 
-// libraryDirs are GOROOT/src and the module cache.
-var libraryDirs = sync.OnceValue(func() []string {
-	var dirs []string
-	if goroot := build.Default.GOROOT; goroot != "" {
-		dirs = append(dirs, filepath.Join(goroot, "src"))
+// checksConflictText reports library source that may check for a
+// serialization failure: SQLSTATE 40001 spelled as a string, by its
+// condition name, or as its class (40) beside an SQLSTATE. Plain
+// "serialization error"s are a codec's, and a 40001 in a table of numbers
+// is no SQLSTATE. Byte searches: every dependency's files are read.
+func checksConflictText(src []byte) bool {
+	for _, m := range sqlConflict {
+		if bytes.Contains(src, m) {
+			return true
+		}
 	}
+	return bytes.Contains(src, []byte(`"40"`)) && bytes.Contains(src, []byte("SQLState"))
+}
+
+var sqlConflict = [][]byte{[]byte(`"40001"`), []byte("`40001`"), []byte("erializationFailure"), []byte("erialization_failure"), []byte("could not serialize access")}
+
+func within(dir, name string) bool {
+	if dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, name)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// modCache is the module cache's directory.
+var modCache = sync.OnceValue(func() string {
 	if cache := os.Getenv("GOMODCACHE"); cache != "" {
-		dirs = append(dirs, cache)
-	} else if gopath := filepath.SplitList(build.Default.GOPATH); len(gopath) > 0 && gopath[0] != "" {
-		dirs = append(dirs, filepath.Join(gopath[0], "pkg", "mod"))
+		return cache
 	}
-	return dirs
+	if gopath := filepath.SplitList(build.Default.GOPATH); len(gopath) > 0 && gopath[0] != "" {
+		return filepath.Join(gopath[0], "pkg", "mod")
+	}
+	return ""
 })
+
+// Helpers tells a, before the dsqllint command analyses the packages it
+// lints, which packages outside them it analysed first (Helper): calls of
+// their functions are followed as calls of the module's.
+func Helpers(a *analysis.Analyzer, pkgs []string) {
+	if s, ok := staged.Load(a); ok {
+		m := make(map[string]bool, len(pkgs))
+		for _, p := range pkgs {
+			m[p] = true
+		}
+		s.(*settings).helpers.Store(&m)
+	}
+}
+
+// helperPkg reports whether p is a package outside the module whose
+// summary is in view: one the dsqllint command analysed first (Helpers),
+// or, package by package, one whose fact carries its summary.
+func (c *checker) helperPkg(p *types.Package) bool {
+	if p == c.pass.Pkg {
+		return false
+	}
+	if c.settings.moduleStage {
+		if c.settings.helpers == nil {
+			return false
+		}
+		m := c.settings.helpers.Load()
+		return m != nil && (*m)[p.Path()]
+	}
+	if ok, seen := c.helperFacts[p]; seen {
+		return ok
+	}
+	var f txflow.Fact
+	ok := c.pass.ImportPackageFact(p, &f) && slices.ContainsFunc(f.Summaries(c.pass.Fset), func(s *txflow.Summary) bool { return s.Pkg == p.Path() })
+	if c.helperFacts == nil {
+		c.helperFacts = map[*types.Package]bool{}
+	}
+	c.helperFacts[p] = ok
+	return ok
+}
 
 // importedSummaries returns the summaries the package's imports carry,
 // each package once.
@@ -87,16 +177,16 @@ func (c *checker) importedSummaries() []*txflow.Summary {
 	return out
 }
 
-// joined reports whether summaries of module mod join the package's, as
-// the dsqllint command joins the packages of the module, or of the
-// workspace, it lints.
+// joined reports whether a summary an import carries joins the
+// package's: in a module, all do (those of its module and workspace, and
+// of the helpers outside it, Helper); with no module (GOPATH mode), those
+// of the same tree.
 func (c *checker) joined(s *txflow.Summary) bool {
-	if c.summary.Module == "" {
-		// No module (GOPATH mode): the packages of the same tree.
-		tree := func(path string) string { first, _, _ := strings.Cut(path, "/"); return first }
-		return s.Module == "" && tree(s.Pkg) == tree(c.summary.Pkg)
+	if c.summary.Module != "" {
+		return true
 	}
-	return s.Module == c.summary.Module || slices.Contains(c.settings.workspace, s.Module)
+	tree := func(path string) string { first, _, _ := strings.Cut(path, "/"); return first }
+	return s.Module == "" && tree(s.Pkg) == tree(c.summary.Pkg)
 }
 
 // carried returns what the package's fact carries: its summary, when it

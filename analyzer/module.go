@@ -119,6 +119,7 @@ func (s *settings) load(root string) (*settings, error) {
 	ms := newSettings()
 	ms.root = root
 	ms.moduleStage = s.moduleStage
+	ms.helpers = s.helpers
 	fs := flag.NewFlagSet("dsqllint", flag.ContinueOnError)
 	ms.register(fs)
 	explicit := s.flags.get()

@@ -872,14 +872,18 @@ func (c *checker) inModule(fn *types.Func) bool {
 }
 
 // inModulePkg reports whether p is a package of the module being
-// analysed, or of another module of its workspace (go.work).
+// analysed, of another module of its workspace (go.work), or a helper
+// outside them whose summary is in view (helperPkg).
 func (c *checker) inModulePkg(p *types.Package) bool {
 	m := c.pass.Module
-	if m == nil || m.Path == "" || p == nil {
+	if p == nil {
 		return false
 	}
 	under := func(mod string) bool { return p.Path() == mod || strings.HasPrefix(p.Path(), mod+"/") }
-	return under(m.Path) || slices.ContainsFunc(c.settings.workspace, under)
+	if m != nil && m.Path != "" && (under(m.Path) || slices.ContainsFunc(c.settings.workspace, under)) {
+		return true
+	}
+	return c.helperPkg(p)
 }
 
 // ownInterfaceMethod reports a method of an interface pkg declares: the

@@ -248,6 +248,9 @@ func rejudged(category string) bool {
 func (m *Module) unfencedWrites() []Finding {
 	fences := map[string]*rules.Fences{} // by module: a driver for SQLite keeps its own
 	for _, s := range m.sums {
+		if s.Foreign {
+			continue // another module's fences guard its own tables
+		}
 		if m.home != "" {
 			if s.Pkg == m.home {
 				fences[s.Module] = s.Fences // Merge would take over the imports' fences, which other packages share
@@ -273,7 +276,7 @@ func (m *Module) unfencedWrites() []Finding {
 	seen := map[key]bool{}
 	var out []Finding
 	for _, s := range m.sums {
-		if s.Writes == nil || !s.FenceEnabled || m.home != "" && s.Pkg != m.home {
+		if s.Writes == nil || !s.FenceEnabled || s.Foreign || m.home != "" && s.Pkg != m.home {
 			continue
 		}
 		for _, v := range s.Writes(fences[s.Module], traced) {
@@ -517,7 +520,7 @@ func (m *Module) droppedCASResults() []Finding {
 	var out []Finding
 	seen := map[token.Pos]bool{}
 	for _, s := range m.sums {
-		if !s.CASEnabled {
+		if !s.CASEnabled || s.Foreign {
 			continue
 		}
 		for _, d := range s.Drops {

@@ -120,8 +120,13 @@ type verdict struct {
 	// (the Begin's, the pool's, the root's).
 	end *Summary
 	// path are the calls from the Begin (or the outermost caller) down
-	// to the lock.
-	path []hop
+	// to the lock; via is the outermost of them made in a package
+	// findings are reported in, and viaSum that package's summary: a way
+	// that ends elsewhere but is completed there (a closure of it handed
+	// to another package's Begin) is reported there.
+	path   []hop
+	via    token.Pos
+	viaSum *Summary
 	// trace explains the decision, for -why.
 	trace []string
 	// fix re-runs a statement run on a pool (the run's Fix).
@@ -212,14 +217,16 @@ func (g *lockGraph) addImpl(im Impl) {
 
 // incoming are the calls that run fn: of fn itself, of the interface
 // methods it implements, and of the function-typed parameters it is
-// bound to. For a binding, the closure runs inside the call that passes
-// it (retried with it).
+// bound to, or that the parameter it is bound to is handed on to
+// (InTx(fn) passing fn to once, which calls it). For a binding, the
+// closure runs inside the calls that pass it (retried with them).
 type edge struct {
 	callOf
 	// callee is the key the call names (fn, an interface method, a
-	// ParamKey); bind the binding that made fn run there, if any.
+	// ParamKey); binds the bindings that made fn run there, the closure's
+	// own first, each parameter's handing on after it.
 	callee string
-	bind   *Closure
+	binds  []*Closure
 }
 
 func (g *lockGraph) incoming(fn string) []edge {
@@ -235,13 +242,23 @@ func (g *lockGraph) incoming(fn string) []edge {
 			out = append(out, edge{callOf: c, callee: m})
 		}
 	}
-	for i := range g.binds[fn] {
-		b := &g.binds[fn][i]
-		k := ParamKey(b.Callee, b.Arg)
-		for _, c := range g.calls[k] {
-			out = append(out, edge{callOf: c, callee: k, bind: b})
+	var handedOn func(fn string, chain []*Closure, seen map[string]bool)
+	handedOn = func(fn string, chain []*Closure, seen map[string]bool) {
+		for i := range g.binds[fn] {
+			b := &g.binds[fn][i]
+			k := ParamKey(b.Callee, b.Arg)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			chain := append(slices.Clip(chain), b)
+			for _, c := range g.calls[k] {
+				out = append(out, edge{callOf: c, callee: k, binds: chain})
+			}
+			handedOn(k, chain, seen)
 		}
 	}
+	handedOn(fn, nil, map[string]bool{})
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
 	g.incomingOf[fn] = out
 	return out
@@ -250,7 +267,7 @@ func (g *lockGraph) incoming(fn string) []edge {
 // retriedEdge reports an edge a retry surrounds: the call, or the call
 // that handed fn over as a closure (to a retry helper, or inside a retry).
 func (g *lockGraph) retriedEdge(e edge) bool {
-	return g.in(e.Retried, e.Loop) || (e.bind != nil && (g.in(e.bind.Retried, e.bind.Loop) || g.helpers[e.bind.Callee]))
+	return g.in(e.Retried, e.Loop) || slices.ContainsFunc(e.binds, func(b *Closure) bool { return g.in(b.Retried, b.Loop) || g.helpers[b.Callee] })
 }
 
 // entry is a way into a function: a call, or a closure handed to the
@@ -559,16 +576,21 @@ func (g *lockGraph) covered(fn string, h handle, ctx bool, pins []Pin, depth int
 		switch {
 		case len(pins) > 0:
 			rest = pins[1:]
-		case e.bind != nil:
-			// The closure runs inside the call that passed it: that call
-			// is the one that runs the function calling it.
-			rest = []Pin{{Func: e.bind.From, Pos: e.bind.Pos, Retried: e.bind.Retried, Loop: e.bind.Loop}}
+		case len(e.binds) > 0:
+			// The closure runs inside the calls that passed it: they are
+			// the ones that run the function calling it, the last first.
+			for _, b := range slices.Backward(e.binds) {
+				rest = append(rest, Pin{Func: b.From, Pos: b.Pos, Retried: b.Retried, Loop: b.Loop})
+			}
 		}
 		v := g.covered(e.From, next, ctx || g.retriedEdge(e), rest, depth+1, visiting)
 		v.trace = append(v.trace, fmt.Sprintf("%s: %s calls %s, handing over %s", g.posString(e.Pos), g.name(e.From), name, what))
 		if !v.ok {
 			v.path = append(v.path, hop{pos: e.Pos, name: e.callee, from: e.From})
-			if g.home != "" && !g.endsHome(v) {
+			if v.via == token.NoPos && e.sum != nil && g.reportsIn(e.sum) {
+				v.via, v.viaSum = e.Pos, e.sum
+			}
+			if (g.home != "" || v.end != nil && v.end.Foreign) && !g.endsHome(v) && v.via == token.NoPos {
 				if elsewhere == nil {
 					elsewhere = &v
 				}
@@ -680,8 +702,7 @@ func (g *lockGraph) judgeSites() ([]Finding, []Decision) {
 	var findings []Finding
 	var decisions []Decision
 	for _, so := range order {
-		elsewhere := g.home != "" && so.sum.Pkg != g.home
-		if elsewhere {
+		if !g.reportsIn(so.sum) {
 			// Another package's lock: judged here only by its ways in
 			// that end here, and reported where they do (lockElsewhere).
 			if f, ok := g.lockElsewhere(so); ok {
@@ -738,16 +759,29 @@ func (g *lockGraph) judgeSites() ([]Finding, []Decision) {
 	return findings, decisions
 }
 
-// endsHome reports an unretried way in that ends in the home package.
-func (g *lockGraph) endsHome(v verdict) bool {
-	return v.end != nil && v.end.Pkg == g.home
+// reportsIn reports whether findings are reported in the package of s:
+// the home package of JoinPackage, every package but the foreign ones
+// in the module stage.
+func (g *lockGraph) reportsIn(s *Summary) bool {
+	if g.home != "" {
+		return s.Pkg == g.home
+	}
+	return !s.Foreign
 }
 
-// lockElsewhere judges a lock of an imported package by the ways in that
-// end in the home package: one unretried is reported at its Begin (or at
-// the home call that leads to the lock), naming the lock.
+// endsHome reports an unretried way in that ends in a package findings
+// are reported in (reportsIn).
+func (g *lockGraph) endsHome(v verdict) bool {
+	return v.end != nil && g.reportsIn(v.end)
+}
+
+// lockElsewhere judges a lock of another package (an imported one under
+// JoinPackage, a foreign helper in the module stage) by the ways in that
+// end in, or pass through, a package findings are reported in: one
+// unretried is reported at its Begin (or at the call there that leads to
+// the lock), naming the lock.
 func (g *lockGraph) lockElsewhere(so *siteOf) (Finding, bool) {
-	if so.Test || so.Quiet || !slices.ContainsFunc(g.sums, func(s *Summary) bool { return s.Pkg == g.home && s.Enabled }) {
+	if so.Test || so.Quiet {
 		return Finding{}, false
 	}
 	var bad []verdict
@@ -755,7 +789,8 @@ func (g *lockGraph) lockElsewhere(so *siteOf) (Finding, bool) {
 		if r.Unfollowed {
 			continue // judged by the package that uses the text
 		}
-		if v := g.judgeRun(r.sum, r.LockRun); !v.ok && g.endsHome(v) {
+		v := g.judgeRun(r.sum, r.LockRun)
+		if !v.ok && (g.endsHome(v) && v.end.Enabled || !g.endsHome(v) && v.via != token.NoPos && v.viaSum.Enabled) {
 			bad = append(bad, v)
 		}
 	}
@@ -764,12 +799,17 @@ func (g *lockGraph) lockElsewhere(so *siteOf) (Finding, bool) {
 	}
 	sort.SliceStable(bad, func(i, j int) bool { return g.worse(bad[i], bad[j], "") })
 	v := bad[0]
-	at := v.at
+	at, pkg := v.at, ""
 	switch {
+	case !g.endsHome(v):
+		at, pkg = v.via, v.viaSum.Pkg
 	case v.begin != nil:
 		at = v.begin.Pos
 	case len(v.path) > 0:
 		at = v.path[0].pos
+	}
+	if pkg == "" {
+		pkg = v.end.Pkg
 	}
 	if at == token.NoPos {
 		return Finding{}, false
@@ -777,7 +817,7 @@ func (g *lockGraph) lockElsewhere(so *siteOf) (Finding, bool) {
 	d := g.lockDiagnostic(so, v, false, g.posString(so.Pos))
 	d.Pos, d.End = at, at
 	d.Related = append([]analysis.RelatedInformation{{Pos: so.Pos, End: so.End, Message: "the lock"}}, d.Related...)
-	return Finding{Pkg: g.home, Diagnostic: d}, true
+	return Finding{Pkg: pkg, Diagnostic: d}, true
 }
 
 // worse orders the unretried ways a lock runs by how well a finding

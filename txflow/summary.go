@@ -19,6 +19,12 @@ type Summary struct {
 	// Enabled reports whether DSQL005 runs for the package, CASEnabled
 	// DSQL004 and FenceEnabled DSQL003.
 	Enabled, CASEnabled, FenceEnabled bool
+	// Foreign marks a package the module stage joins without reporting
+	// in it: a helper outside the packages linted (a retry or transaction
+	// helper of another module). Its locks are reported where a linted
+	// package runs them outside any retry, as JoinPackage reports an
+	// imported package's.
+	Foreign bool
 	// Stmts are the FOR UPDATE locks and key-picked writes the package's
 	// functions run on a parameter or on their receiver (or its field),
 	// and the writes run on any other handle.

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -233,7 +234,7 @@ func report(res *result, outs []output, o options, code int) int {
 // checkPackages loads and analyses Go packages. The graph is returned for
 // tests that compare output with x/tools' own printers.
 func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) (*result, *checker.Graph, int) {
-	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Tests: tests}
+	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Tests: tests, Fset: token.NewFileSet()}
 	start := time.Now()
 	pkgs, err := packages.Load(cfg, workspacePatterns(patterns)...)
 	loaded := time.Since(start)
@@ -249,6 +250,7 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 		code = exitFailure
 	}
 	analyzer.ModuleStage(a) // the module stage below joins every package
+	foreign := analyseHelpers(a, cfg, pkgs)
 	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
@@ -280,13 +282,14 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 	// The module stage: what no single package shows, and the package
 	// findings it shows wrong.
 	if res.fset != nil {
-		m := txflow.Join(res.fset, sums)
+		m := txflow.Join(res.fset, append(sums, foreign...))
 		res.decisions = m.Decisions()
 		res.writes = m.WriteDecisions()
 		res.diags = txflow.Merge(m, res.diags,
 			func(d diag) analysis.Diagnostic { return d.Diagnostic },
 			func(d diag, ad analysis.Diagnostic) diag { d.Diagnostic = ad; return d },
 			func(f txflow.Finding) diag { return diag{pkg: pkgID[f.Pkg], Diagnostic: f.Diagnostic} })
+		res.diags = slices.DeleteFunc(res.diags, func(d diag) bool { return d.pkg == "" }) // none is made in a helper; kept out if one were
 	}
 	if res.fset == nil {
 		res.fset = token.NewFileSet()
@@ -295,6 +298,53 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 		printTiming(graph, loaded, time.Since(start)-loaded)
 	}
 	return res, graph, code
+}
+
+// analyseHelpers analyses, before the packages linted, the packages
+// outside them whose source decides a verdict in them (analyzer.Helper): a
+// retry or transaction helper in a module a replace directive points at,
+// in a library, in a package of the module not named. As go vet does for
+// their facts, their summaries join the module stage's, marked foreign:
+// nothing is reported in them. The load shares cfg's file set.
+func analyseHelpers(a *analysis.Analyzer, cfg *packages.Config, pkgs []*packages.Package) []*txflow.Summary {
+	linted, imported := map[string]bool{}, map[string]bool{}
+	for _, p := range pkgs {
+		linted[p.PkgPath] = true
+		for path := range p.Imports {
+			imported[path] = true
+		}
+	}
+	var paths []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if !linted[p.PkgPath] && p.Module != nil && analyzer.Helper(p.GoFiles, imported[p.PkgPath]) {
+			paths = append(paths, p.PkgPath)
+		}
+	})
+	if len(paths) == 0 {
+		return nil
+	}
+	hcfg := *cfg
+	hcfg.Tests = false
+	hpkgs, err := packages.Load(&hcfg, paths...)
+	if err != nil {
+		return nil // the packages linted loaded: what helps them is a bonus
+	}
+	graph, err := checker.Analyze([]*analysis.Analyzer{a}, hpkgs, nil)
+	if err != nil {
+		return nil
+	}
+	var sums []*txflow.Summary
+	var helpers []string
+	for act := range graph.All() {
+		if s, ok := act.Result.(*txflow.Summary); ok && s != nil && act.IsRoot && act.Err == nil && !s.Empty() {
+			s.Foreign = true
+			s.Fences, s.Writes = nil, nil // fences do not travel to another module (nor along imports)
+			sums = append(sums, s)
+			helpers = append(helpers, s.Pkg)
+		}
+	}
+	analyzer.Helpers(a, helpers)
+	return sums
 }
 
 // workspacePatterns rewrites a `dir/...` pattern whose directory is the

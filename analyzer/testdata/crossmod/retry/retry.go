@@ -4,6 +4,7 @@ package retry
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 )
 
@@ -19,4 +20,23 @@ func Do(ctx context.Context, fn func() error) error {
 		}
 		return err
 	}
+}
+
+// InTx runs fn in a transaction of its own, again on 40001: it hands fn
+// on to once inside its loop, as cockroach-go's ExecuteTx does.
+func InTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	return Do(ctx, func() error { return Once(ctx, db, fn) })
+}
+
+// Once runs fn in a transaction, once.
+func Once(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
 }

@@ -26,3 +26,9 @@ func SetRange(ctx context.Context, tx *sql.Tx, id int, rangeID int64) error {
 	}
 	return nil
 }
+
+// LockQueue locks a queue's row on the caller's transaction.
+func LockQueue(ctx context.Context, tx *sql.Tx, id int) error {
+	_, err := tx.ExecContext(ctx, "SELECT id FROM queues WHERE id = $1 FOR UPDATE", id)
+	return err
+}

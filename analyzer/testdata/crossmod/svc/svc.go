@@ -46,3 +46,15 @@ func AdvanceRetried(ctx context.Context, db *sql.DB, id int) error {
 		return tx.Commit()
 	})
 }
+
+// Quiet: the closure is handed to InTx, which hands it on to Once inside
+// its retry; Once begins the transaction the lock runs in.
+func DrainInTx(ctx context.Context, db *sql.DB, id int) error {
+	return retry.InTx(ctx, db, func(tx *sql.Tx) error { return store.LockQueue(ctx, tx, id) })
+}
+
+// Its twin, reported where the chain is complete: the closure is handed
+// straight to Once, which nothing retries.
+func DrainOnce(ctx context.Context, db *sql.DB, id int) error {
+	return retry.Once(ctx, db, func(tx *sql.Tx) error { return store.LockQueue(ctx, tx, id) }) // want `DSQL005 lock-without-retry: SELECT \.\.\. FOR UPDATE at store.go:32 runs in the transaction begun at retry.go:\d+, which nothing retries`
+}

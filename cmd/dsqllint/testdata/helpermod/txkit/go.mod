@@ -1,0 +1,3 @@
+module example.com/txkit
+
+go 1.22
