@@ -22,7 +22,7 @@ import (
 func TestHelperModules(t *testing.T) {
 	const src = "testdata/helpermod"
 	want := []string{
-		"store/store.go:26: SELECT ... FOR UPDATE runs in the transaction begun at store.go:21",   // ClaimOnce
+		"store/store.go:26: SELECT ... FOR UPDATE runs in the transaction begun at store.go:21", // ClaimOnce
 		"store/store.go:39: SELECT ... FOR UPDATE at txkit.go:35 runs in the transaction begun", // TouchOnce, naming txkit's lock
 	}
 	cases := map[string]func(t *testing.T) (dir string, env []string){
