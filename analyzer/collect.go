@@ -97,7 +97,9 @@ func (c *checker) collect() []*Text {
 							c.outCalls = append(c.outCalls, outCall{scope, n, stack[len(stack)-2], c.key(fn), closure, loops, isInterfaceMethod(fn)})
 						}
 						if module {
-							c.noteFuncArgs(n, c.key(fn), scope, closure, loops)
+							// A configured retry function (-retry-funcs) re-runs what it is
+							// handed, whatever its summary shows.
+							c.noteFuncArgs(n, c.key(fn), scope, closure || c.settings.retryFuncs.has(fn), loops)
 						} else {
 							c.noteHandedOver(n, scope, closure || c.settings.retryFuncs.has(fn), loops)
 						}

@@ -75,12 +75,18 @@ func Helper(names []string, imported bool) bool {
 	if !imported {
 		return false
 	}
+	checks := false
 	for _, name := range names {
-		if data, err := os.ReadFile(name); err == nil && checksConflictText(data) {
-			return true
+		data, err := os.ReadFile(name)
+		if err != nil {
+			continue
 		}
+		if bytes.Contains(data, []byte(`"database/sql/driver"`)) {
+			return false // a driver: its table of SQLSTATEs names 40001, it retries nothing of ours
+		}
+		checks = checks || checksConflictText(data)
 	}
-	return false
+	return checks
 }
 
 // checksConflictText reports library source that may check for a

@@ -1138,8 +1138,8 @@ func pointerTypes(pkg *types.Package) []*types.Pointer {
 // may run again (DSQL005's fix, where another package's transaction calls them),
 // with the functions of other packages they rest on.
 func (c *checker) summarizeRepeatable(s *txflow.Summary) {
-	if !s.Enabled {
-		return
+	if !s.Enabled || !c.settings.requiresDSQLLint {
+		return // no fix is offered where the runtime cannot be imported: no Begin asks
 	}
 	fns := make([]*types.Func, 0, len(c.funcs))
 	for fn := range c.funcs {

@@ -316,7 +316,7 @@ func analyseHelpers(a *analysis.Analyzer, cfg *packages.Config, pkgs []*packages
 	}
 	var paths []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if !linted[p.PkgPath] && p.Module != nil && analyzer.Helper(p.GoFiles, imported[p.PkgPath]) {
+		if !linted[p.PkgPath] && p.Module != nil && !leftOut(p.PkgPath) && analyzer.Helper(p.GoFiles, imported[p.PkgPath]) {
 			paths = append(paths, p.PkgPath)
 		}
 	})
@@ -345,6 +345,18 @@ func analyseHelpers(a *analysis.Analyzer, cfg *packages.Config, pkgs []*packages
 	}
 	analyzer.Helpers(a, helpers)
 	return sums
+}
+
+// leftOut reports a package in a directory `./...` leaves out on
+// purpose — testdata, or a name starting with "." or "_" (generated code
+// such as .gen/): fixtures and generated stubs, no helper.
+func leftOut(path string) bool {
+	for _, elem := range strings.Split(path, "/") {
+		if elem == "testdata" || strings.HasPrefix(elem, ".") || strings.HasPrefix(elem, "_") {
+			return true
+		}
+	}
+	return false
 }
 
 // workspacePatterns rewrites a `dir/...` pattern whose directory is the
