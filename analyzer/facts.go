@@ -93,7 +93,7 @@ func Helper(names []string, imported bool) bool {
 // serialization failure: SQLSTATE 40001 spelled as a string, by its
 // condition name, or as its class (40) beside an SQLSTATE. Plain
 // "serialization error"s are a codec's, and a 40001 in a table of numbers
-// is no SQLSTATE. Byte searches: every dependency's files are read.
+// is no SQLSTATE. Byte searches: a library package's files are read whole.
 func checksConflictText(src []byte) bool {
 	for _, m := range sqlConflict {
 		if bytes.Contains(src, m) {
