@@ -69,7 +69,7 @@ func Helper(names []string, imported bool) bool {
 	if goroot := build.Default.GOROOT; goroot != "" && within(filepath.Join(goroot, "src"), dir) {
 		return false
 	}
-	if !within(modCache(), dir) && !strings.Contains(filepath.ToSlash(dir), "/vendor/") {
+	if !within(modCache(), dir) && !versioned(dir) && !strings.Contains(filepath.ToSlash(dir), "/vendor/") {
 		return true
 	}
 	if !imported {
@@ -111,6 +111,18 @@ func within(dir, name string) bool {
 	}
 	rel, err := filepath.Rel(dir, name)
 	return err == nil && filepath.IsLocal(rel)
+}
+
+// versioned reports a directory of an extracted module version
+// (…/pq@v1.10.9/…): the module cache, wherever `go env -w GOMODCACHE`
+// put it.
+func versioned(dir string) bool {
+	for _, elem := range strings.Split(filepath.ToSlash(dir), "/") {
+		if _, v, ok := strings.Cut(elem, "@v"); ok && v != "" && v[0] >= '0' && v[0] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // modCache is the module cache's directory.
