@@ -218,14 +218,12 @@ func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
 		c.summary.Excluded = func(pos token.Pos, category string) bool { return ms.excluded(pass, pos, category) }
 	}
 	if held != nil {
-		var imported []*txflow.Summary
 		if pass.Pkg != nil && pass.ExportPackageFact != nil {
-			imported = c.importedSummaries()
-			if sums := carried(c.summary, imported); len(sums) > 0 {
+			if sums := carried(c.summary, c.importedSummaries()); len(sums) > 0 {
 				pass.ExportPackageFact(txflow.NewFact(pass.Fset, sums))
 			}
 		}
-		c.judgeWithImports(imported, held, texts)
+		c.judgeWithImports(held, texts)
 	}
 	return c.summary, nil
 }
@@ -313,9 +311,9 @@ type checker struct {
 	// helpers whether a function is a retry helper by its body.
 	loops   map[ast.Node]bool
 	helpers map[*ast.FuncDecl]bool
-	// helperFacts caches, per imported package outside the module,
-	// whether its fact carries its summary (helperPkg).
-	helperFacts map[*types.Package]bool
+	// imported are the summaries the imports carry, by package
+	// (importedSummaries).
+	imported map[string]*txflow.Summary
 	// fields maps function-typed struct fields to what the package
 	// assigns them (fieldFuncs).
 	fields map[*types.Var][]*types.Func
@@ -491,7 +489,7 @@ func (c *checker) lint(texts []*Text) {
 	c.reportDirectives(parsed)
 	// The module stage judges the writes again with what every package
 	// tells about fencing.
-	c.summary.Fences = fences
+	c.summary.SetFences(fences)
 	c.summary.Writes = func(module *rules.Fences, traced func(stmt token.Pos) (rules.TxView, bool)) []txflow.WriteVerdict {
 		clear(seen)
 		var out []txflow.WriteVerdict

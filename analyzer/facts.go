@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"bytes"
+	"maps"
 	"go/build"
 	"go/types"
 	"os"
@@ -151,48 +152,38 @@ func Helpers(a *analysis.Analyzer, pkgs []string) {
 
 // helperPkg reports whether p is a package outside the module whose
 // summary is in view: one the dsqllint command analysed first (Helpers),
-// or, package by package, one whose fact carries its summary.
+// or, package by package, one whose summary the imports carry.
 func (c *checker) helperPkg(p *types.Package) bool {
 	if p == c.pass.Pkg {
 		return false
 	}
 	if c.settings.moduleStage {
-		if c.settings.helpers == nil {
-			return false
-		}
 		m := c.settings.helpers.Load()
 		return m != nil && (*m)[p.Path()]
 	}
-	if ok, seen := c.helperFacts[p]; seen {
-		return ok
-	}
-	var f txflow.Fact
-	ok := c.pass.ImportPackageFact(p, &f) && slices.ContainsFunc(f.Summaries(c.pass.Fset), func(s *txflow.Summary) bool { return s.Pkg == p.Path() })
-	if c.helperFacts == nil {
-		c.helperFacts = map[*types.Package]bool{}
-	}
-	c.helperFacts[p] = ok
+	_, ok := c.importedSummaries()[p.Path()]
 	return ok
 }
 
-// importedSummaries returns the summaries the package's imports carry,
-// each package once.
-func (c *checker) importedSummaries() []*txflow.Summary {
-	var out []*txflow.Summary
-	seen := map[string]bool{c.pass.Pkg.Path(): true}
+// importedSummaries returns, by package, the summaries the package's
+// imports carry and it joins; read once.
+func (c *checker) importedSummaries() map[string]*txflow.Summary {
+	if c.imported != nil || c.pass.Pkg == nil || c.pass.ImportPackageFact == nil {
+		return c.imported
+	}
+	c.imported = map[string]*txflow.Summary{}
 	for _, imp := range c.pass.Pkg.Imports() {
 		var f txflow.Fact
 		if !c.pass.ImportPackageFact(imp, &f) {
 			continue
 		}
 		for _, s := range f.Summaries(c.pass.Fset) {
-			if !seen[s.Pkg] && c.joined(s) {
-				seen[s.Pkg] = true
-				out = append(out, s)
+			if _, seen := c.imported[s.Pkg]; !seen && s.Pkg != c.pass.Pkg.Path() && c.joined(s) {
+				c.imported[s.Pkg] = s
 			}
 		}
 	}
-	return out
+	return c.imported
 }
 
 // joined reports whether a summary an import carries joins the
@@ -200,20 +191,25 @@ func (c *checker) importedSummaries() []*txflow.Summary {
 // of the helpers outside it, Helper); with no module (GOPATH mode), those
 // of the same tree.
 func (c *checker) joined(s *txflow.Summary) bool {
-	if c.summary.Module != "" {
+	if c.pass.Module != nil && c.pass.Module.Path != "" {
 		return true
 	}
 	tree := func(path string) string { first, _, _ := strings.Cut(path, "/"); return first }
-	return s.Module == "" && tree(s.Pkg) == tree(c.summary.Pkg)
+	return s.Module == "" && tree(s.Pkg) == tree(c.pass.Pkg.Path())
 }
 
 // carried returns what the package's fact carries: its summary, when it
-// says anything another package could use, and those of its imports.
-func carried(own *txflow.Summary, imported []*txflow.Summary) []*txflow.Summary {
-	if own == nil || own.Empty() {
-		return imported
+// says anything another package could use, and those of its imports, in
+// the order of their paths.
+func carried(own *txflow.Summary, imported map[string]*txflow.Summary) []*txflow.Summary {
+	var out []*txflow.Summary
+	if own != nil && !own.Empty() {
+		out = append(out, own)
 	}
-	return append([]*txflow.Summary{own}, imported...)
+	for _, path := range slices.Sorted(maps.Keys(imported)) {
+		out = append(out, imported[path])
+	}
+	return out
 }
 
 // heldReports holds a package's diagnostics until the join.
@@ -238,11 +234,11 @@ func (h *heldReports) flush() {
 // whose transaction the package begins outside any retry, a
 // compare-and-swap result of an imported function the package drops),
 // each at a place in the package.
-func (c *checker) judgeWithImports(imported []*txflow.Summary, held *heldReports, texts []*Text) {
+func (c *checker) judgeWithImports(held *heldReports, texts []*Text) {
 	if c.pass.Pkg == nil || c.summary == nil {
 		return // nothing to join: the deferred flush reports them
 	}
-	m := txflow.JoinPackage(c.pass.Fset, c.pass.Pkg.Path(), append([]*txflow.Summary{c.summary}, imported...))
+	m := txflow.JoinPackage(c.pass.Fset, c.pass.Pkg.Path(), append([]*txflow.Summary{c.summary}, carried(nil, c.importedSummaries())...))
 	mine := map[string]bool{}
 	for _, f := range c.pass.Files {
 		mine[c.pass.Fset.File(f.Pos()).Name()] = true

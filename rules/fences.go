@@ -885,11 +885,3 @@ func WriteKeys(st *sqlparse.Statement) (table string, keys []string, ok bool) {
 	keys = keyColumns(w.Where)
 	return w.Table.Name, keys, len(keys) > 0
 }
-
-// GobEncode sends nothing: what a package's statements show of fencing
-// stays in the process that learned them (a package fact that holds
-// Fences carries it only within one process).
-func (f *Fences) GobEncode() ([]byte, error) { return nil, nil }
-
-// GobDecode receives the nothing GobEncode sent.
-func (f *Fences) GobDecode([]byte) error { return nil }

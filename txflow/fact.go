@@ -90,8 +90,7 @@ func (f *Fact) GobEncode() ([]byte, error) {
 	} else if f.s != nil {
 		byFile := map[*token.File]map[token.Pos]bool{}
 		for _, s := range f.s.sums {
-			c := *s
-			c.Fences, c.Writes, c.Excluded = nil, nil, nil
+			c := *s // its fences (unexported) and funcs are not sent
 			c.Begins = append([]Begin(nil), s.Begins...)
 			for i := range c.Begins {
 				c.Begins[i].Fix = nil

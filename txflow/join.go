@@ -253,14 +253,14 @@ func (m *Module) unfencedWrites() []Finding {
 		}
 		if m.home != "" {
 			if s.Pkg == m.home {
-				fences[s.Module] = s.Fences // Merge would take over the imports' fences, which other packages share
+				fences[s.Module] = s.fences // Merge would take over the imports' fences, which other packages share
 			}
 			continue
 		}
 		if fences[s.Module] == nil {
 			fences[s.Module] = rules.NewFences()
 		}
-		fences[s.Module].Merge(s.Fences)
+		fences[s.Module].Merge(s.fences)
 	}
 	traced := func(stmt token.Pos) (rules.TxView, bool) {
 		v := m.views[stmt]

@@ -72,11 +72,12 @@ type Summary struct {
 	// shown retried; Runs are the ways the package runs them.
 	Locks []LockSite
 	Runs  []LockRun
-	// Fences is what the package's statements tell about fencing, and
-	// Writes judges the package's writes again (DSQL003) with what the
-	// whole module tells: a table's owner column compared in one package
-	// and assigned in another fences writes in both.
-	Fences *rules.Fences
+	// fences is what the package's statements tell about fencing
+	// (SetFences), and Writes judges the package's writes again (DSQL003)
+	// with what the whole module tells: a table's owner column compared
+	// in one package and assigned in another fences writes in both. Both
+	// stay in the process that made them: a Fact sends neither.
+	fences *rules.Fences
 	Writes func(module *rules.Fences, traced func(stmt token.Pos) (rules.TxView, bool)) []WriteVerdict
 	// CASResults are functions that return the result of a
 	// compare-and-swap write (`return tx.ExecContext(ctx, casQuery, ...)`,
@@ -326,6 +327,9 @@ type Pin struct {
 	Retried bool
 	Loop    token.Pos
 }
+
+// SetFences records what the package's statements tell about fencing.
+func (s *Summary) SetFences(f *rules.Fences) { s.fences = f }
 
 // ParamKey names the function a function-typed parameter holds.
 func ParamKey(fn string, i int) string { return fmt.Sprintf("%s#%d", fn, i) }

@@ -337,8 +337,7 @@ func analyseHelpers(a *analysis.Analyzer, cfg *packages.Config, pkgs []*packages
 	var helpers []string
 	for act := range graph.All() {
 		if s, ok := act.Result.(*txflow.Summary); ok && s != nil && act.IsRoot && act.Err == nil && !s.Empty() {
-			s.Foreign = true
-			s.Fences, s.Writes = nil, nil // fences do not travel to another module (nor along imports)
+			s.Foreign = true // its fences and writes are left out of the join
 			sums = append(sums, s)
 			helpers = append(helpers, s.Pkg)
 		}
