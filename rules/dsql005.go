@@ -39,6 +39,10 @@ type LockContext struct {
 
 // LockRetryMessage is DSQL005's message.
 func LockRetryMessage(c LockContext) string {
+	lock := "FOR UPDATE"
+	if rest, ok := strings.CutPrefix(c.What, "SELECT ... "); ok {
+		lock = rest // FOR NO KEY UPDATE (FOR UPDATE once the share-lock fix applies)
+	}
 	var where, prefix string
 	if c.At != "" {
 		c.What += " at " + c.At
@@ -48,10 +52,6 @@ func LockRetryMessage(c LockContext) string {
 	case c.Begin != "":
 		where = c.What + " runs in the transaction begun at " + c.Begin
 	case c.Pool:
-		lock := "FOR UPDATE"
-		if rest, ok := strings.CutPrefix(strings.TrimSuffix(c.What, " at "+c.At), "SELECT ... "); ok {
-			lock = rest // FOR NO KEY UPDATE (FOR UPDATE once the share-lock fix applies)
-		}
 		where = prefix + "this statement locks " + lock + " outside any transaction, so Aurora DSQL runs it as a transaction of its own"
 	case c.Root != "":
 		where = c.What + " runs on the transaction " + c.Root + " is handed by its callers"

@@ -590,11 +590,11 @@ func (g *lockGraph) covered(fn string, h handle, ctx bool, pins []Pin, depth int
 			if v.via == token.NoPos && e.sum != nil && g.reportsIn(e.sum) {
 				v.via, v.viaSum = e.Pos, e.sum
 			}
-			if (g.home != "" || v.end != nil && v.end.Foreign) && !g.endsHome(v) && v.via == token.NoPos {
+			if g.standsIn(v) == nil {
 				if elsewhere == nil {
 					elsewhere = &v
 				}
-				continue // a way in ending in the home package is the one it reports
+				continue // a way in that stands where findings are reported is the one to report
 			}
 			out = v
 			break
@@ -775,6 +775,16 @@ func (g *lockGraph) endsHome(v verdict) bool {
 	return v.end != nil && g.reportsIn(v.end)
 }
 
+// standsIn returns the summary of the package a finding on the unretried
+// way v stands in: where it ends, else the outermost package it passes
+// through that findings are reported in; nil when there is none.
+func (g *lockGraph) standsIn(v verdict) *Summary {
+	if g.endsHome(v) {
+		return v.end
+	}
+	return v.viaSum
+}
+
 // lockElsewhere judges a lock of another package (an imported one under
 // JoinPackage, a foreign helper in the module stage) by the ways in that
 // end in, or pass through, a package findings are reported in: one
@@ -789,8 +799,7 @@ func (g *lockGraph) lockElsewhere(so *siteOf) (Finding, bool) {
 		if r.Unfollowed {
 			continue // judged by the package that uses the text
 		}
-		v := g.judgeRun(r.sum, r.LockRun)
-		if !v.ok && (g.endsHome(v) && v.end.Enabled || !g.endsHome(v) && v.via != token.NoPos && v.viaSum.Enabled) {
+		if v := g.judgeRun(r.sum, r.LockRun); !v.ok && g.standsIn(v) != nil && g.standsIn(v).Enabled {
 			bad = append(bad, v)
 		}
 	}
@@ -799,17 +808,14 @@ func (g *lockGraph) lockElsewhere(so *siteOf) (Finding, bool) {
 	}
 	sort.SliceStable(bad, func(i, j int) bool { return g.worse(bad[i], bad[j], "") })
 	v := bad[0]
-	at, pkg := v.at, ""
+	at := v.at
 	switch {
 	case !g.endsHome(v):
-		at, pkg = v.via, v.viaSum.Pkg
+		at = v.via
 	case v.begin != nil:
 		at = v.begin.Pos
 	case len(v.path) > 0:
 		at = v.path[0].pos
-	}
-	if pkg == "" {
-		pkg = v.end.Pkg
 	}
 	if at == token.NoPos {
 		return Finding{}, false
@@ -817,7 +823,7 @@ func (g *lockGraph) lockElsewhere(so *siteOf) (Finding, bool) {
 	d := g.lockDiagnostic(so, v, false, g.posString(so.Pos))
 	d.Pos, d.End = at, at
 	d.Related = append([]analysis.RelatedInformation{{Pos: so.Pos, End: so.End, Message: "the lock"}}, d.Related...)
-	return Finding{Pkg: pkg, Diagnostic: d}, true
+	return Finding{Pkg: g.standsIn(v).Pkg, Diagnostic: d}, true
 }
 
 // worse orders the unretried ways a lock runs by how well a finding
