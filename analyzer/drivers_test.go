@@ -121,4 +121,14 @@ func minus(a, b []string) []string {
 // a third package re-runs the transaction.
 func TestFactsAcrossPackages(t *testing.T) {
 	analysistest.Run(t, "testdata/crossmod", analyzer.New(), "./...")
+	fset, diags := runModule(t, "testdata/crossmod") // and the module stage, which reports each lock at the lock
+	var held []analysis.Diagnostic
+	for _, d := range diags {
+		if p := fset.Position(d.Pos); filepathBase(p.Filename) == "svc.go" {
+			held = append(held, d)
+		}
+	}
+	if len(held) > 0 {
+		t.Errorf("module stage: %d findings in svc.go, whose locks all run inside retries: first %s: %s", len(held), fset.Position(held[0].Pos), held[0].Message)
+	}
 }

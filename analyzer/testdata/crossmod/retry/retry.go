@@ -25,7 +25,14 @@ func Do(ctx context.Context, fn func() error) error {
 // InTx runs fn in a transaction of its own, again on 40001: it hands fn
 // on to once inside its loop, as cockroach-go's ExecuteTx does.
 func InTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
-	return Do(ctx, func() error { return Once(ctx, db, fn) })
+	for {
+		err := Once(ctx, db, fn)
+		var s sqlState
+		if errors.As(err, &s) && s.SQLState() == "40001" {
+			continue
+		}
+		return err
+	}
 }
 
 // Once runs fn in a transaction, once.

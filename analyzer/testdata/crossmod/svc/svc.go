@@ -50,7 +50,10 @@ func AdvanceRetried(ctx context.Context, db *sql.DB, id int) error {
 // Quiet: the closure is handed to InTx, which hands it on to Once inside
 // its retry; Once begins the transaction the lock runs in.
 func DrainInTx(ctx context.Context, db *sql.DB, id int) error {
-	return retry.InTx(ctx, db, func(tx *sql.Tx) error { return store.LockQueue(ctx, tx, id) })
+	return retry.InTx(ctx, db, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, "SELECT id FROM drains WHERE id = $1 FOR UPDATE", id)
+		return err
+	})
 }
 
 // Its twin, reported where the chain is complete: the closure is handed
