@@ -2,9 +2,9 @@ package analyzer
 
 import (
 	"bytes"
-	"maps"
 	"go/build"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
