@@ -7,7 +7,6 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -289,7 +288,6 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 			func(d diag) analysis.Diagnostic { return d.Diagnostic },
 			func(d diag, ad analysis.Diagnostic) diag { d.Diagnostic = ad; return d },
 			func(f txflow.Finding) diag { return diag{pkg: pkgID[f.Pkg], Diagnostic: f.Diagnostic} })
-		res.diags = slices.DeleteFunc(res.diags, func(d diag) bool { return d.pkg == "" }) // none is made in a helper; kept out if one were
 	}
 	if res.fset == nil {
 		res.fset = token.NewFileSet()
