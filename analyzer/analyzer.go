@@ -2,7 +2,6 @@ package analyzer
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -15,16 +14,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/dsqllint/dsqllint/catalog"
-	"github.com/dsqllint/dsqllint/config"
 	"github.com/dsqllint/dsqllint/fixer"
+	"github.com/dsqllint/dsqllint/modconf"
 	"github.com/dsqllint/dsqllint/rules"
-	"github.com/dsqllint/dsqllint/sqlcconf"
 	"github.com/dsqllint/dsqllint/sqlparse"
 	"github.com/dsqllint/dsqllint/txflow"
 )
@@ -47,125 +43,35 @@ func New() *analysis.Analyzer {
 	return a
 }
 
-func newAnalyzer() (*analysis.Analyzer, *settings) {
-	s := newSettings()
-	s.flags = &setFlags{raw: map[string]string{}}
-	s.modules = &modules{m: map[string]*module{}}
-	s.helpers = new(atomic.Pointer[map[string]bool])
+func newAnalyzer() (*analysis.Analyzer, *modconf.Settings) {
+	s := modconf.NewRoot()
 	a := &analysis.Analyzer{
 		Name:             "dsqllint",
 		Doc:              doc,
 		URL:              "https://github.com/dsqllint/dsqllint/blob/main/docs/rules/README.md",
 		RunDespiteErrors: true,
-		Run:              func(pass *analysis.Pass) (any, error) { return s.run(pass) },
+		Run:              func(pass *analysis.Pass) (any, error) { return run(s, pass) },
 		ResultType:       reflect.TypeOf((*txflow.Summary)(nil)),
 		FactTypes:        []analysis.Fact{new(txflow.Fact)},
 	}
 	staged.Store(a, s)
-	s.register(&a.Flags)
+	s.Register(&a.Flags)
 	return a, s
 }
 
-// settings is the analyzer's configuration, written only by flag parsing
-// and, for each module, by its configuration file (module.go).
-type settings struct {
-	cfg        *rules.Config
-	retryFuncs funcList
-	verbose    bool
-	schema     listFlag
-	// flags records the flags set on the command line or by golangci-lint
-	// settings, which override the configuration file; nil on the settings
-	// made for one module.
-	flags *setFlags
-	// modules caches, per module root, the settings and schema in force.
-	modules *modules
-	// requiresDSQLLint says the module is dsqllint or requires it, so
-	// fixes may import its runtime packages.
-	requiresDSQLLint bool
-	// ifaces caches, per package, the module interfaces it sees
-	// (summarizeImpls).
-	ifaces *sync.Map
-	// file is the module's configuration file, nil when it has none.
-	file *config.File
-	// root is the module root ("" when none was found).
-	root string
-	// workspace are the module paths of the go.work the module is used
-	// in: their packages are joined in one module stage.
-	workspace []string
-	// sqlc are the SQL packages of the module's sqlc configurations.
-	sqlc []sqlcconf.Package
-	// migrationDirs are the directories of the module's migrations.
-	migrationDirs map[string]bool
-	// moduleStage says the dsqllint command joins every package's summary
-	// after the packages are analysed (ModuleStage): a package then
-	// leaves what crosses packages to it.
-	moduleStage bool
-	// helpers are the packages outside the module the dsqllint command
-	// analysed first (Helpers), shared by every module's settings.
-	helpers *atomic.Pointer[map[string]bool]
-}
-
-func newSettings() *settings {
-	return &settings{cfg: rules.DefaultConfig(), retryFuncs: defaultRetryFuncs(), ifaces: new(sync.Map)}
-}
-
-func (s *settings) register(fs *flag.FlagSet) {
-	if s.flags != nil {
-		defer fs.VisitAll(func(f *flag.Flag) { f.Value = &recorded{Value: f.Value, name: f.Name, set: s.flags} })
-	}
-	fs.Var(&s.cfg.Target, "dsql-version", "target Aurora DSQL release `YYYY-MM[-DD]`; rules for features DSQL added later stay silent")
-	fs.Var(&s.cfg.FenceColumns, "fence-columns", "comma-separated version/epoch column names (`*` globs) that make a write a compare-and-swap whose result must be read (DSQL004)")
-	fs.Var(&s.cfg.OwnerColumns, "owner-columns", "comma-separated owner column names that make a write a compare-and-swap when compared with the caller (DSQL004)")
-	fs.Var(&s.cfg.StateColumns, "state-columns", "comma-separated state column names a DELETE compares as a compare-and-swap (DSQL004)")
-	fs.Var(&s.cfg.ExpiryColumns, "expiry-columns", "comma-separated lease expiry column names whose `< now()` guards a claim")
-	fs.Var(ruleSet{s.cfg}, "disable", "comma-separated rule IDs to disable (e.g. DSQL003)")
-	fs.Var(&s.cfg.MigrationTx, "migration-tx", "how the migration runner applies a .sql file: `statement` (each statement on its own) or file (the file, or each goose/dbmate section, in one transaction, as golang-migrate and goose do)")
-	fs.Var(&s.retryFuncs, "retry-funcs", "comma-separated functions (`pkg/path.Func`) that run a transaction with retries on SQLSTATE 40001")
-	fs.Var(&s.schema, "schema", "comma-separated schema `paths` (files, directories of migrations, globs, a pg_dump --schema-only file) relative to the module root; default: the schema paths of sqlc.yaml, else the directories of .sql files that create tables")
-	fs.BoolVar(&s.verbose, "verbose", false, "note on stderr where the schema came from, and every SQL text skipped because it exceeds the size or nesting limits")
-}
-
-// ruleSet is the -disable flag.
-type ruleSet struct{ cfg *rules.Config }
-
-func (r ruleSet) String() string {
-	if r.cfg == nil {
-		return ""
-	}
-	var ids []string
-	for id := range r.cfg.Disabled {
-		ids = append(ids, id)
-	}
-	return strings.Join(ids, ",")
-}
-
-func (r ruleSet) Set(v string) error {
-	r.cfg.Disabled = map[string]bool{}
-	for _, id := range strings.Split(v, ",") {
-		if id = strings.TrimSpace(strings.ToUpper(id)); id == "" {
-			continue
-		}
-		if rules.ByID(id) == nil {
-			return fmt.Errorf("unknown rule %q", id)
-		}
-		r.cfg.Disabled[id] = true
-	}
-	return nil
-}
-
-func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
+func run(s *modconf.Settings, pass *analysis.Pass) (_ any, err error) {
 	if len(pass.Files) == 0 && !slices.ContainsFunc(pass.OtherFiles, isSQLFile) || len(pass.Files) > 0 && (pass.TypesInfo == nil || library(pass)) {
 		return (*txflow.Summary)(nil), nil // a dependency loaded from export data, or a library: nothing to carry
 	}
-	ms, err := s.forPackage(pass)
+	ms, err := s.ForPackage(pass)
 	if err != nil {
 		return nil, err
 	}
-	if ms.file != nil && len(ms.file.Excludes) > 0 {
-		pass = ms.excluding(pass)
+	if ms.File != nil && len(ms.File.Excludes) > 0 {
+		pass = ms.Excluding(pass)
 	}
 	var held *heldReports
-	if !ms.moduleStage {
+	if !ms.ModuleStage {
 		// One package at a time: what it reports waits for the join with
 		// the summaries its imports carry (judgeWithImports).
 		held = &heldReports{report: pass.Report}
@@ -213,9 +119,9 @@ func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
 		}
 	}
 	c.lint(texts)
-	if ms.file != nil && len(ms.file.Excludes) > 0 {
+	if ms.File != nil && len(ms.File.Excludes) > 0 {
 		// The module stage's findings in the package are dropped alike.
-		c.summary.Excluded = func(pos token.Pos, category string) bool { return ms.excluded(pass, pos, category) }
+		c.summary.Excluded = func(pos token.Pos, category string) bool { return ms.Excluded(pass, pos, category) }
 	}
 	if held != nil {
 		if pass.Pkg != nil && pass.ExportPackageFact != nil {
@@ -231,7 +137,7 @@ func (s *settings) run(pass *analysis.Pass) (_ any, err error) {
 // checker is the state of one package's analysis.
 type checker struct {
 	pass     *analysis.Pass
-	settings *settings
+	settings *modconf.Settings
 	// db says the package reaches a database package (reachesDB).
 	db bool
 	// funcs maps the package's functions to their declarations, to follow
@@ -352,7 +258,7 @@ type localCall struct {
 func isSQLFile(name string) bool { return strings.EqualFold(filepath.Ext(name), ".sql") }
 
 func (c *checker) note(pos token.Pos, format string, args ...any) {
-	if c.settings.verbose {
+	if c.settings.Verbose {
 		fmt.Fprintf(os.Stderr, "%s: dsqllint: %s\n", c.pass.Fset.Position(pos), fmt.Sprintf(format, args...))
 	}
 }
@@ -365,7 +271,7 @@ type parsedText struct {
 }
 
 func (c *checker) lint(texts []*Text) {
-	cfg := c.settings.cfg
+	cfg := c.settings.Cfg
 	fences := rules.NewFences()
 	sqlFileCfg := cfg.ForSQLFile()
 	var parsed []*parsedText
@@ -550,29 +456,13 @@ func (c *checker) once(t *Text) bool {
 		return true
 	}
 	file := c.pass.Fset.Position(t.Pos(0, false)).Filename
-	if t.Node == nil && c.settings.sqliteQueries(file) || txflow.TestSupport(c.pass.Pkg.Path()) {
+	if t.Node == nil && c.settings.SQLiteQueries(file) || txflow.TestSupport(c.pass.Pkg.Path()) {
 		// A SQLite driver's queries never run on DSQL; a package that
 		// exists to test others (riverdrivertest) races no one.
 		return true
 	}
-	inMigrations := c.settings.migrationDirs[filepath.Dir(file)]
+	inMigrations := c.settings.MigrationDirs[filepath.Dir(file)]
 	return inMigrations && (t.Node == nil || strings.Contains(path.Base(c.pass.Pkg.Path()), "migrat"))
-}
-
-// sqliteQueries reports a query file of a sqlc package whose engine is
-// SQLite.
-func (s *settings) sqliteQueries(file string) bool {
-	for _, p := range s.sqlc {
-		if !strings.EqualFold(p.Engine, "sqlite") {
-			continue
-		}
-		for _, q := range p.Queries {
-			if q == file || strings.HasPrefix(file, q+string(filepath.Separator)) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // migrationScopes returns the functions that change the schema (CREATE
@@ -633,7 +523,7 @@ func (c *checker) learn(fences *rules.Fences, t *Text, st *sqlparse.Statement) {
 	if st.Write != nil || len(st.Locks) > 0 || len(st.Reads) > 0 {
 		at = c.where(t.Pos(st.Span.Start, false))
 	}
-	fences.Learn(c.settings.cfg, st, at)
+	fences.Learn(c.settings.Cfg, st, at)
 }
 
 // where names a position as evidence is cited: "store/task.go:124",
@@ -641,7 +531,7 @@ func (c *checker) learn(fences *rules.Fences, t *Text, st *sqlparse.Statement) {
 func (c *checker) where(pos token.Pos) string {
 	p := c.pass.Fset.Position(pos)
 	name := filepath.Base(p.Filename)
-	if rel, err := filepath.Rel(c.settings.root, p.Filename); err == nil && c.settings.root != "" && filepath.IsLocal(rel) {
+	if rel, err := filepath.Rel(c.settings.Root, p.Filename); err == nil && c.settings.Root != "" && filepath.IsLocal(rel) {
 		name = filepath.ToSlash(rel)
 	}
 	return name + ":" + strconv.Itoa(p.Line)

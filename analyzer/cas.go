@@ -42,7 +42,7 @@ func (c *checker) canImport(path string) bool {
 			return true
 		}
 	}
-	return c.settings.requiresDSQLLint
+	return c.settings.RequiresDSQLLint
 }
 
 // resultUse says how the call's result is mishandled, or "" when the

@@ -99,12 +99,12 @@ func (c *checker) collect() []*Text {
 						if module {
 							// A configured retry function (-retry-funcs) re-runs what it is
 							// handed, whatever its summary shows.
-							c.noteFuncArgs(n, c.key(fn), scope, closure || c.settings.retryFuncs.has(fn), loops)
+							c.noteFuncArgs(n, c.key(fn), scope, closure || c.settings.RetryFuncs.Has(fn), loops)
 						} else {
-							c.noteHandedOver(n, scope, closure || c.settings.retryFuncs.has(fn), loops)
+							c.noteHandedOver(n, scope, closure || c.settings.RetryFuncs.Has(fn), loops)
 						}
 					}
-					if c.settings.retryFuncs.has(fn) {
+					if c.settings.RetryFuncs.Has(fn) {
 						c.retrySites = append(c.retrySites, txflow.Retry{Pos: n.Pos()})
 					}
 					if fn.Name() == "Sprintf" && fn.Pkg().Path() == "fmt" && len(n.Args) > 1 {

@@ -181,7 +181,7 @@ func (c *checker) reportDirectives(parsed []*parsedText) {
 
 func (c *checker) allDisabled(ids []string) bool {
 	for _, id := range ids {
-		if c.settings.cfg.Enabled(id) {
+		if c.settings.Cfg.Enabled(id) {
 			return false
 		}
 	}

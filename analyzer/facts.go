@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/dsqllint/dsqllint/modconf"
 	"github.com/dsqllint/dsqllint/txflow"
 )
 
@@ -23,7 +24,7 @@ import (
 // dsqllint command's module stage joins every package (txflow.JoinPackage).
 
 // staged maps each analyzer New made to its settings, for ModuleStage.
-var staged sync.Map // *analysis.Analyzer → *settings
+var staged sync.Map // *analysis.Analyzer → *modconf.Settings
 
 // ModuleStage tells a that the dsqllint command joins the summaries of
 // every package it analyses after they are analysed (txflow.Join): a
@@ -31,7 +32,7 @@ var staged sync.Map // *analysis.Analyzer → *settings
 // driver does not run it on the packages' dependencies.
 func ModuleStage(a *analysis.Analyzer) {
 	if s, ok := staged.Load(a); ok {
-		s.(*settings).moduleStage = true
+		s.(*modconf.Settings).ModuleStage = true
 		a.FactTypes = nil
 	}
 }
@@ -146,7 +147,7 @@ func Helpers(a *analysis.Analyzer, pkgs []string) {
 		for _, p := range pkgs {
 			m[p] = true
 		}
-		s.(*settings).helpers.Store(&m)
+		s.(*modconf.Settings).Helpers.Store(&m)
 	}
 }
 
@@ -157,8 +158,8 @@ func (c *checker) helperPkg(p *types.Package) bool {
 	if p == c.pass.Pkg {
 		return false
 	}
-	if c.settings.moduleStage {
-		m := c.settings.helpers.Load()
+	if c.settings.ModuleStage {
+		m := c.settings.Helpers.Load()
 		return m != nil && (*m)[p.Path()]
 	}
 	_, ok := c.importedSummaries()[p.Path()]

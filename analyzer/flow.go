@@ -94,36 +94,6 @@ var execMethods = map[callee]bool{
 	{pkgPGX, "Exec", true}: true, {pkgPGXPool, "Exec", true}: true,
 }
 
-// funcList is the -retry-funcs flag: fully qualified function names.
-type funcList struct{ listFlag }
-
-func (l funcList) has(fn *types.Func) bool {
-	if fn == nil || fn.Pkg() == nil {
-		return false
-	}
-	name := fn.Pkg().Path() + "." + fn.Name()
-	for _, f := range l.listFlag {
-		if f == name {
-			return true
-		}
-	}
-	return false
-}
-
-func defaultRetryFuncs() funcList {
-	return funcList{listFlag{
-		pkgOCC + ".RunTxWithRetry", pkgOCC + ".RunTxWithRetryVoid",
-		pkgOCCPGX + ".RunTxWithRetry", pkgOCCPGX + ".RunTxWithRetryVoid",
-		"github.com/cockroachdb/cockroach-go/v2/crdb.ExecuteTx",
-		"github.com/cockroachdb/cockroach-go/v2/crdb.ExecuteTxGenericTest",
-		"github.com/cockroachdb/cockroach-go/v2/crdb/crdbpgx.ExecuteTx",
-		"github.com/cockroachdb/cockroach-go/v2/crdb/crdbpgxv5.ExecuteTx",
-		"github.com/cockroachdb/cockroach-go/v2/crdb/crdbsqlx.ExecuteTx",
-		"github.com/awslabs/aurora-dsql-connectors/go/pgx/occretry.WithRetry",
-		"github.com/awslabs/aurora-dsql-connectors/go/pgx/occretry.Retry",
-	}}
-}
-
 // conflictWords name a serialization failure (SQLSTATE 40001) where a
 // hand-written retry loop checks for one; retryWords name a retry
 // predicate, which counts when its body (if the package has it) checks
@@ -152,7 +122,7 @@ func (c *checker) retryContext(stack []ast.Node) (closure bool, loops []ast.Node
 		case *ast.FuncLit:
 			if call, ok := stack[i-1].(*ast.CallExpr); ok {
 				fn, _, _ := calleeOf(c.pass.TypesInfo, call)
-				closure = c.settings.retryFuncs.has(fn) || c.retryHelper(fn)
+				closure = c.settings.RetryFuncs.Has(fn) || c.retryHelper(fn)
 			}
 			return closure, loops // a closure's own retries are checked where it is called
 		case *ast.FuncDecl:
@@ -718,7 +688,7 @@ func opaqueText(s string, e ast.Node) *Text {
 // //dsqllint:ignore silences it.
 func (c *checker) reportGo(id string, pos, end token.Pos, msg string, fix *analysis.SuggestedFix, related ...analysis.RelatedInformation) {
 	r := rules.ByID(id)
-	if r == nil || !c.settings.cfg.Enabled(id) || c.suppressedAt(id, pos, nil) || c.generated[c.fileOf(pos)] {
+	if r == nil || !c.settings.Cfg.Enabled(id) || c.suppressedAt(id, pos, nil) || c.generated[c.fileOf(pos)] {
 		return // (nobody edits sqlc's Go; its query file is checked)
 	}
 	d := analysis.Diagnostic{Pos: pos, End: end, Category: r.ID, Message: r.Prefix() + msg, URL: r.DocURL(), Related: related}
@@ -824,7 +794,7 @@ func (c *checker) source(pos token.Pos) []byte {
 
 // flow runs DSQL004 once every text is parsed.
 func (c *checker) flow(scripts map[*Text]*sqlparse.Script) {
-	cfg := c.settings.cfg
+	cfg := c.settings.Cfg
 	for _, q := range c.queries {
 		s := scripts[q.text]
 		if s == nil || !execMethods[q.key] {

@@ -36,7 +36,7 @@ func TestSchemaOncePerModule(t *testing.T) {
 	if found != 3 {
 		t.Errorf("%d packages report the lock by a column that is not the key, want 3", found)
 	}
-	if s.modules.loads != 1 {
-		t.Errorf("the module was loaded %d times, want once", s.modules.loads)
+	if s.Loads() != 1 {
+		t.Errorf("the module was loaded %d times, want once", s.Loads())
 	}
 }

@@ -74,7 +74,7 @@ var gormStrengths = map[string]sqlparse.Strength{
 // sharedStrength names the clause a gorm strength renders when DSQL001
 // applies to it.
 func (c *checker) sharedStrength(v string) string {
-	if s, ok := gormStrengths[v]; ok && c.settings.cfg.RejectsStrength(s) {
+	if s, ok := gormStrengths[v]; ok && c.settings.Cfg.RejectsStrength(s) {
 		return s.String()
 	}
 	return ""
@@ -140,7 +140,7 @@ func (c *checker) observeORM(call *ast.CallExpr, fn *types.Func, scope ast.Node)
 	} else {
 		c.ormLocks = append(c.ormLocks, goLock{sel.Sel.Pos(), sel.Sel.End(), scope, strength})
 	}
-	if strength != 0 && c.settings.cfg.RejectsStrength(strength) {
+	if strength != 0 && c.settings.Cfg.RejectsStrength(strength) {
 		lib := "goqu"
 		if ent {
 			lib = "ent"

@@ -219,7 +219,7 @@ func (c *checker) rowLock(st *sqlparse.Statement) *sqlparse.Lock {
 // and what DSQL001 turns into one. A FOR KEY SHARE the target accepts
 // stays what it is.
 func (c *checker) lockSite(s sqlparse.Strength) bool {
-	return s == sqlparse.ForUpdate || c.settings.cfg.RejectsStrength(s)
+	return s == sqlparse.ForUpdate || c.settings.Cfg.RejectsStrength(s)
 }
 
 // lockWhat is how DSQL005 names a lock site of strength s.
@@ -377,7 +377,7 @@ func (c *checker) readModifyWrites(s *txflow.Summary, scripts map[*Text]*sqlpars
 			}
 			for _, st := range sc.Stmts {
 				locks = locks || c.rowLock(st) != nil
-				if rmw == nil && readFirst[q.scope] && rules.IsCASWrite(c.settings.cfg, st) {
+				if rmw == nil && readFirst[q.scope] && rules.IsCASWrite(c.settings.Cfg, st) {
 					rmw = q
 				}
 				if st.Kind == sqlparse.KindSelect {

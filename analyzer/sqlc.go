@@ -64,7 +64,7 @@ func sqlcSource(f *ast.File) (string, bool) {
 // of the sqlc package generated into dir, or beside the Go file.
 func (c *checker) sqlcQueryFile(dir, source string) string {
 	var candidates []string
-	for _, p := range c.settings.sqlc {
+	for _, p := range c.settings.Sqlc {
 		if p.Out == "" || filepath.Clean(p.Out) != dir {
 			continue
 		}

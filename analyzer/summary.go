@@ -90,7 +90,7 @@ func callRecv(info *types.Info, call *ast.CallExpr) ast.Expr {
 
 // summarize builds the package's Summary from what collect and flow saw.
 func (c *checker) summarize(scripts map[*Text]*sqlparse.Script, parsed []*parsedText) *txflow.Summary {
-	cfg := c.settings.cfg
+	cfg := c.settings.Cfg
 	s := &txflow.Summary{Pkg: c.pass.Pkg.Path(), Enabled: cfg.Enabled("DSQL005"), CASEnabled: cfg.Enabled("DSQL004"), FenceEnabled: cfg.Enabled("DSQL003")}
 	if c.pass.Module != nil {
 		s.Module = c.pass.Module.Path
@@ -197,7 +197,7 @@ func (c *checker) inTest(pos token.Pos) bool {
 // the key-picked writes, on whatever handle.
 func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.Script) {
 	info := c.pass.TypesInfo
-	cfg := c.settings.cfg
+	cfg := c.settings.Cfg
 	sqlcLocks := c.sqlcLocks(scripts)
 	for _, q := range c.queries {
 		sc := scripts[q.text]
@@ -767,7 +767,7 @@ func methodSig(fn *types.Func) string {
 // module packages it imports, directly or not, declare; shared by the
 // module's packages, as their imports are.
 func (c *checker) moduleInterfaces(p *types.Package) []*types.Interface {
-	if v, ok := c.settings.ifaces.Load(p); ok {
+	if v, ok := c.settings.Ifaces.Load(p); ok {
 		return v.([]*types.Interface)
 	}
 	seen := map[*types.Interface]bool{}
@@ -793,7 +793,7 @@ func (c *checker) moduleInterfaces(p *types.Package) []*types.Interface {
 			}
 		}
 	}
-	c.settings.ifaces.Store(p, out)
+	c.settings.Ifaces.Store(p, out)
 	return out
 }
 
@@ -808,7 +808,7 @@ func (c *checker) summarizeCAS(s *txflow.Summary, scripts map[*Text]*sqlparse.Sc
 			continue
 		}
 		for _, st := range scripts[q.text].Stmts {
-			if rules.IsCASWrite(c.settings.cfg, st) {
+			if rules.IsCASWrite(c.settings.Cfg, st) {
 				s.CASResults = append(s.CASResults, txflow.CASResult{Func: key, Pos: q.call.Pos()})
 				break
 			}
@@ -880,7 +880,7 @@ func (c *checker) inModulePkg(p *types.Package) bool {
 		return false
 	}
 	under := func(mod string) bool { return p.Path() == mod || strings.HasPrefix(p.Path(), mod+"/") }
-	if m != nil && m.Path != "" && (under(m.Path) || slices.ContainsFunc(c.settings.workspace, under)) {
+	if m != nil && m.Path != "" && (under(m.Path) || slices.ContainsFunc(c.settings.Workspace, under)) {
 		return true
 	}
 	return c.helperPkg(p)
@@ -1138,7 +1138,7 @@ func pointerTypes(pkg *types.Package) []*types.Pointer {
 // may run again (DSQL005's fix, where another package's transaction calls them),
 // with the functions of other packages they rest on.
 func (c *checker) summarizeRepeatable(s *txflow.Summary) {
-	if !s.Enabled || !c.settings.requiresDSQLLint {
+	if !s.Enabled || !c.settings.RequiresDSQLLint {
 		return // no fix is offered where the runtime cannot be imported: no Begin asks
 	}
 	fns := make([]*types.Func, 0, len(c.funcs))
