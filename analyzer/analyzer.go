@@ -92,6 +92,7 @@ func run(s *modconf.Settings, pass *analysis.Pass) (_ any, err error) {
 		err = errors.Join(c.internal...)
 	}()
 	texts := c.collect()
+	c.observeSites()
 	if onlyNonSQLClient(pass.Pkg) {
 		texts = texts[:0] // its strings are CQL or another language, not SQL
 	}
@@ -233,6 +234,9 @@ type checker struct {
 	// serializable are the SERIALIZABLE isolation options the package's
 	// functions set (DSQL003 weighs the guards of their transactions).
 	serializable []scopedPos
+	// flowSites are the nodes the transaction flow reads, in source order
+	// (observeSites).
+	flowSites []flowSite
 	// directives are the //dsqllint:ignore comments of the Go files.
 	directives []*directive
 	// evalSteps counts the work of one evaluation of a query argument
@@ -245,14 +249,9 @@ type checker struct {
 }
 
 type localCall struct {
-	pos  token.Pos
 	fn   *ast.FuncDecl
 	call *ast.CallExpr
-	// retryClosure marks a call inside a closure passed to a retry helper;
-	// loops are the bodies of the loops around it, which may retry on 40001.
-	retryClosure bool
-	loops        []ast.Node
-	parent       ast.Node // the node holding the call
+	Site // a call inside a closure passed to a retry helper, or in a loop, may be retried
 }
 
 func isSQLFile(name string) bool { return strings.EqualFold(filepath.Ext(name), ".sql") }

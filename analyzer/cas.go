@@ -49,7 +49,7 @@ func (c *checker) canImport(path string) bool {
 // affected-row count is read (or the result escapes where we cannot see).
 func (c *checker) resultUse(q *queryCall) string {
 	info := c.pass.TypesInfo
-	parent := q.parent
+	parent := q.Parent
 	var res ast.Expr
 	switch p := parent.(type) {
 	case *ast.ExprStmt:
@@ -78,7 +78,7 @@ func (c *checker) resultUse(q *queryCall) string {
 	if obj == nil {
 		obj = info.Uses[id]
 	}
-	switch c.countRead(obj, q.scope, 0) {
+	switch c.countRead(obj, q.Scope, 0) {
 	case readNever:
 		return "is never read"
 	case readOther:
@@ -183,7 +183,7 @@ func paramAt(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, arg ast.Exp
 // and pgx `tx.Exec` to occpgx.ExecCAS, adding the import; pkg is the
 // package it imports.
 func (c *checker) execCASFix(q *queryCall) (fix *analysis.SuggestedFix, pkg string) {
-	assign, ok := q.parent.(*ast.AssignStmt)
+	assign, ok := q.Parent.(*ast.AssignStmt)
 	if !ok || len(assign.Lhs) != 2 || len(q.call.Args) < 2 {
 		return nil, ""
 	}

@@ -55,23 +55,34 @@ func (c *checker) collect() []*Text {
 	for _, f := range c.pass.Files {
 		c.directives = append(c.directives, goDirectives(c.pass.Fset, f)...)
 		var stack []ast.Node
-		// scopes[i] is the function enclosing stack[i], kept beside the
-		// stack so that no node pays for a search.
-		var scopes []ast.Node
+		// sites[i] is where stack[i] sits, kept beside the stack so that
+		// no node pays for a search.
+		var sites []Site
 		ast.Inspect(f, func(n ast.Node) bool {
 			if n == nil {
-				stack, scopes = stack[:len(stack)-1], scopes[:len(scopes)-1]
+				stack, sites = stack[:len(stack)-1], sites[:len(sites)-1]
 				return true
 			}
-			var scope ast.Node
-			if len(scopes) > 0 {
-				scope = scopes[len(scopes)-1]
-				switch stack[len(stack)-1].(type) {
-				case *ast.FuncDecl, *ast.FuncLit:
-					scope = stack[len(stack)-1]
+			var at Site
+			if len(stack) > 0 {
+				at = sites[len(sites)-1]
+				switch p := stack[len(stack)-1].(type) {
+				case *ast.FuncDecl:
+					at = Site{Scope: p}
+				case *ast.FuncLit:
+					at = Site{Scope: p}
+					if len(stack) > 1 {
+						at.Handed, _ = stack[len(stack)-2].(*ast.CallExpr)
+					}
+				case *ast.ForStmt:
+					at.Loops = append([]ast.Node{p.Body}, at.Loops...)
+				case *ast.RangeStmt:
+					at.Loops = append([]ast.Node{p.Body}, at.Loops...)
 				}
+				at.Parent = stack[len(stack)-1]
 			}
-			stack, scopes = append(stack, n), append(scopes, scope)
+			stack, sites = append(stack, n), append(sites, at)
+			scope := at.Scope
 			switch n := n.(type) {
 			case *ast.CallExpr:
 				fn, key, ok := calleeOf(info, n)
@@ -84,28 +95,8 @@ func (c *checker) collect() []*Text {
 					if nonSQLClient(fn.Pkg().Path()) {
 						c.markNonSQLArgs(n)
 					}
-					// Calls of module functions are recorded in every package:
-					// a package that reaches no database may still call, or
-					// retry, one that does (through an interface).
-					module := c.funcs[fn] != nil || c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)
-					if scope != nil {
-						closure, loops := c.retryContext(stack)
-						if fd := c.funcs[fn]; fd != nil {
-							c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, closure, loops, stack[len(stack)-2]})
-						}
-						if c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg) {
-							c.outCalls = append(c.outCalls, outCall{scope, n, stack[len(stack)-2], c.key(fn), closure, loops, isInterfaceMethod(fn)})
-						}
-						if module {
-							// A configured retry function (-retry-funcs) re-runs what it is
-							// handed, whatever its summary shows.
-							c.noteFuncArgs(n, c.key(fn), scope, closure || c.settings.RetryFuncs.Has(fn), loops)
-						} else {
-							c.noteHandedOver(n, scope, closure || c.settings.RetryFuncs.Has(fn), loops)
-						}
-					}
-					if c.settings.RetryFuncs.Has(fn) {
-						c.retrySites = append(c.retrySites, txflow.Retry{Pos: n.Pos()})
+					if fd := c.funcs[fn]; fd != nil && scope != nil {
+						c.calls[scope] = append(c.calls[scope], localCall{fd, n, at})
 					}
 					if fn.Name() == "Sprintf" && fn.Pkg().Path() == "fmt" && len(n.Args) > 1 {
 						if lit, ok := ast.Unparen(n.Args[0]).(*ast.BasicLit); ok {
@@ -113,37 +104,27 @@ func (c *checker) collect() []*Text {
 						}
 					}
 					if db {
-						c.observeCall(n, fn, key, stack, scope)
 						c.observeWrite(n)
 						if fn.Pkg().Path() == pkgSquirrel {
-							closure, loops := c.retryContext(stack)
-							if t := c.observeSquirrel(n, scope, closure, loops, stack[len(stack)-2]); t != nil {
+							if t := c.observeSquirrel(n, at); t != nil {
 								texts = append(texts, t)
 							}
 						}
 						arg = queryArgAt(key, shift, n)
 					}
 				} else if scope != nil {
-					closure, loops := c.retryContext(stack)
-					switch f := typeutil.Callee(info, n).(type) {
-					case *types.Var:
-						c.varCalls = append(c.varCalls, varCall{scope, n, f, closure, loops})
+					if v, isVar := typeutil.Callee(info, n).(*types.Var); isVar {
 						// s.runFn(...), a field the package sets to a method
 						// value (s.runFn = s.run, for tests to replace): a call
 						// of what it holds.
-						for _, fn := range c.fieldFuncs()[f] {
+						for _, fn := range c.fieldFuncs()[v] {
 							if fd := c.funcs[fn]; fd != nil {
-								c.calls[scope] = append(c.calls[scope], localCall{n.Pos(), fd, n, closure, loops, stack[len(stack)-2]})
+								c.calls[scope] = append(c.calls[scope], localCall{fd, n, at})
 							}
-							c.noteFuncArgs(n, c.key(fn), scope, closure, loops)
-						}
-					case nil:
-						if lit, isLit := ast.Unparen(n.Fun).(*ast.FuncLit); isLit {
-							// func() { ... }(), go func() { ... }(): run here.
-							c.implicit = append(c.implicit, implicitCall{scope, litKey(lit), lit.Pos(), closure, loops})
 						}
 					}
 				}
+				c.flowSites = append(c.flowSites, flowSite{n, at, fn, key, ok})
 				if arg != nil {
 					t := c.textOf(arg)
 					if t != nil {
@@ -157,28 +138,23 @@ func (c *checker) collect() []*Text {
 						t.Scope = scope
 						texts = append(texts, t)
 					}
-					closure, loops := c.retryContext(stack)
-					c.queries = append(c.queries, &queryCall{call: n, key: key, text: t, scope: scope, parent: stack[len(stack)-2],
-						retryClosure: closure, loops: loops, arg: arg})
+					c.queries = append(c.queries, &queryCall{call: n, key: key, text: t, Site: at, arg: arg})
 				}
 			case *ast.CompositeLit:
 				if db {
-					c.observeLiteral(n, scope)
+					c.flowSites = append(c.flowSites, flowSite{node: n, site: at})
 				}
 			case *ast.FuncLit:
 				if scope != nil {
-					switch stack[len(stack)-2].(type) {
+					switch at.Parent.(type) {
 					case *ast.AssignStmt, *ast.ValueSpec:
-						// f := func() { ... }: called where it is made,
-						// as far as anyone can tell.
-						closure, loops := c.retryContext(stack[:len(stack)-1])
-						c.implicit = append(c.implicit, implicitCall{scope, litKey(n), n.Pos(), closure, loops})
+						c.flowSites = append(c.flowSites, flowSite{node: n, site: at})
 					}
 				}
 			case *ast.AssignStmt:
 				if db {
 					c.observeAssign(n)
-					c.noteCallAssign(n, scope, stack)
+					c.flowSites = append(c.flowSites, flowSite{node: n, site: at})
 				}
 			case *ast.ValueSpec:
 				if db && len(n.Names) == 1 && len(n.Values) == 1 {
@@ -210,7 +186,7 @@ func (c *checker) collect() []*Text {
 					t.Const = c.declared(stack)
 					texts = append(texts, t)
 					// Inspect makes no closing call when we return false.
-					stack, scopes = stack[:len(stack)-1], scopes[:len(scopes)-1]
+					stack, sites = stack[:len(stack)-1], sites[:len(sites)-1]
 					return false
 				}
 			}
@@ -221,6 +197,87 @@ func (c *checker) collect() []*Text {
 		texts = append(texts, c.sinkCalls()...)
 	}
 	return texts
+}
+
+// Site is where a node sits: the function around it (nil at package
+// level), the node holding it, and what may run it again — the bodies of
+// the loops around it in its function, innermost first, and the call the
+// function literal around it is handed to.
+type Site struct {
+	Scope, Parent ast.Node
+	Handed        *ast.CallExpr
+	Loops         []ast.Node
+}
+
+// flowSite is a node the transaction flow reads (observeSites), where it
+// sits, and for a call its callee.
+type flowSite struct {
+	node ast.Node
+	site Site
+	fn   *types.Func
+	key  callee
+	ok   bool
+}
+
+// observeSites records, in source order, what the transaction flow needs
+// of the calls, literals and assignments the walk met.
+func (c *checker) observeSites() {
+	info := c.pass.TypesInfo
+	for i := range c.flowSites {
+		fs := &c.flowSites[i]
+		at, scope := fs.site, fs.site.Scope
+		switch n := fs.node.(type) {
+		case *ast.CallExpr:
+			if fn := fs.fn; fs.ok {
+				// Calls of module functions are recorded in every package:
+				// a package that reaches no database may still call, or
+				// retry, one that does (through an interface).
+				module := c.funcs[fn] != nil || c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)
+				if scope != nil {
+					closure, loops := c.retryContext(at)
+					if c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg) {
+						c.outCalls = append(c.outCalls, outCall{scope, n, at.Parent, c.key(fn), closure, loops, isInterfaceMethod(fn)})
+					}
+					if module {
+						// A configured retry function (-retry-funcs) re-runs what it is
+						// handed, whatever its summary shows.
+						c.noteFuncArgs(n, c.key(fn), scope, closure || c.settings.RetryFuncs.Has(fn), loops)
+					} else {
+						c.noteHandedOver(n, scope, closure || c.settings.RetryFuncs.Has(fn), loops)
+					}
+				}
+				if c.settings.RetryFuncs.Has(fn) {
+					c.retrySites = append(c.retrySites, txflow.Retry{Pos: n.Pos()})
+				}
+				if c.db {
+					c.observeCall(n, fn, fs.key, at)
+				}
+			} else if scope != nil {
+				closure, loops := c.retryContext(at)
+				switch f := typeutil.Callee(info, n).(type) {
+				case *types.Var:
+					c.varCalls = append(c.varCalls, varCall{scope, n, f, closure, loops})
+					for _, fn := range c.fieldFuncs()[f] {
+						c.noteFuncArgs(n, c.key(fn), scope, closure, loops)
+					}
+				case nil:
+					if lit, isLit := ast.Unparen(n.Fun).(*ast.FuncLit); isLit {
+						// func() { ... }(), go func() { ... }(): run here.
+						c.implicit = append(c.implicit, implicitCall{scope, litKey(lit), lit.Pos(), closure, loops})
+					}
+				}
+			}
+		case *ast.CompositeLit:
+			c.observeLiteral(n, scope)
+		case *ast.FuncLit:
+			// f := func() { ... }: called where it is made, as far as
+			// anyone can tell.
+			closure, loops := c.retryContext(at)
+			c.implicit = append(c.implicit, implicitCall{scope, litKey(n), n.Pos(), closure, loops})
+		case *ast.AssignStmt:
+			c.noteCallAssign(n, at)
+		}
+	}
 }
 
 // refText is the text of a named constant used as a query argument.

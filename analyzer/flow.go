@@ -25,12 +25,8 @@ type queryCall struct {
 	call   *ast.CallExpr
 	key    callee
 	text   *Text // nil when the SQL is not known
-	scope  ast.Node
-	parent ast.Node // the node holding the call
-	// retryClosure and loops are the call's retry context, as
-	// localCall's.
-	retryClosure bool
-	loops        []ast.Node
+	// Site is where the call sits (its retry context).
+	Site
 	// arg is the argument that holds the text; via is, for a call of one
 	// of the package's own query functions (sinks.go), the query call
 	// inside it that runs the text.
@@ -104,36 +100,24 @@ var (
 	retryWords    = regexp.MustCompile(`(?i)retryable|isretry`)
 )
 
-// retried reports whether the node on top of stack runs inside a retry: a
-// closure passed to a retry helper, or a loop whose body checks for
-// serialization failures.
-func (c *checker) retried(stack []ast.Node) bool {
-	closure, loops := c.retryContext(stack)
+// retried reports whether a node at site runs inside a retry: a closure
+// passed to a retry helper, or a loop whose body checks for serialization
+// failures.
+func (c *checker) retried(at Site) bool {
+	closure, loops := c.retryContext(at)
 	return closure || c.anyMentionsRetry(loops)
 }
 
-// retryContext returns, for the node on top of stack, whether it sits in a
-// closure passed to a retry helper, and the bodies of the loops around it
-// in its function (judged later, and only if needed: walking them is the
-// costly part).
-func (c *checker) retryContext(stack []ast.Node) (closure bool, loops []ast.Node) {
-	for i := len(stack) - 1; i > 0; i-- {
-		switch n := stack[i].(type) {
-		case *ast.FuncLit:
-			if call, ok := stack[i-1].(*ast.CallExpr); ok {
-				fn, _, _ := calleeOf(c.pass.TypesInfo, call)
-				closure = c.settings.RetryFuncs.Has(fn) || c.retryHelper(fn)
-			}
-			return closure, loops // a closure's own retries are checked where it is called
-		case *ast.FuncDecl:
-			return false, loops
-		case *ast.ForStmt:
-			loops = append(loops, n.Body)
-		case *ast.RangeStmt:
-			loops = append(loops, n.Body)
-		}
+// retryContext returns, for a node at site, whether it sits in a closure
+// passed to a retry helper, and the bodies of the loops around it in its
+// function (judged later, and only if needed: walking them is the costly
+// part). A closure's own retries are checked where it is called.
+func (c *checker) retryContext(at Site) (closure bool, loops []ast.Node) {
+	if at.Handed != nil {
+		fn, _, _ := calleeOf(c.pass.TypesInfo, at.Handed)
+		closure = c.settings.RetryFuncs.Has(fn) || c.retryHelper(fn)
 	}
-	return false, loops
+	return closure, at.Loops
 }
 
 // retryHelper reports whether fn, a function of the package, is a retry
@@ -331,10 +315,9 @@ func isPredicate(fn *types.Func) bool {
 	return false
 }
 
-// loopAround is pendingLoop for the node on top of stack.
-func (c *checker) loopAround(stack []ast.Node) token.Pos {
-	_, loops := c.retryContext(stack)
-	return c.pendingLoop(loops)
+// loopAround is pendingLoop for a node at site.
+func (c *checker) loopAround(at Site) token.Pos {
+	return c.pendingLoop(at.Loops)
 }
 
 // pendingLoop returns the loop around a call whose check for 40001 the
@@ -357,20 +340,21 @@ func asFunc(obj types.Object) *types.Func {
 
 // observeCall handles calls that matter to the Go-flow rules as they are
 // met: transaction begins, pgx savepoints, ORM and builder locking.
-func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, stack []ast.Node, scope ast.Node) {
+func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, at Site) {
+	scope := at.Scope
 	if beginMethods[key] {
 		if recvNamed(fn, pkgPGX, "Tx") || recvNamed(fn, pkgPGXPool, "Tx") {
 			c.reportGo("DSQL010", call.Pos(), call.End(), rules.NestedTxMessage, nil)
 			return
 		}
-		if tx := assignedVar(c.pass.TypesInfo, stack); tx != nil {
-			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.pkg, pkgPGX), retried: c.retried(stack), loop: c.loopAround(stack)})
+		if tx := assignedVar(c.pass.TypesInfo, at.Parent, call); tx != nil {
+			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.pkg, pkgPGX), retried: c.retried(at), loop: c.loopAround(at)})
 		}
 		return
 	}
 	if pgx, ok := projectBegin(fn); ok {
-		if tx := assignedVar(c.pass.TypesInfo, stack); tx != nil {
-			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: pgx, retried: c.retried(stack), loop: c.loopAround(stack)})
+		if tx := assignedVar(c.pass.TypesInfo, at.Parent, call); tx != nil {
+			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: pgx, retried: c.retried(at), loop: c.loopAround(at)})
 		}
 		return
 	}
@@ -380,7 +364,7 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, st
 		// is the transaction, begun here.
 		if lit, ok := ast.Unparen(call.Args[len(call.Args)-1]).(*ast.FuncLit); ok && len(lit.Type.Params.List) > 0 && len(lit.Type.Params.List[0].Names) > 0 {
 			if tx := c.pass.TypesInfo.Defs[lit.Type.Params.List[0].Names[0]]; tx != nil {
-				c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: true, retried: c.retried(stack), loop: c.loopAround(stack)})
+				c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: true, retried: c.retried(at), loop: c.loopAround(at)})
 			}
 		}
 		return
@@ -448,14 +432,10 @@ func recvNamed(fn *types.Func, pkg, name string) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
 }
 
-// assignedVar returns the variable the call on top of stack is assigned to
+// assignedVar returns the variable the call, held by parent, is assigned to
 // (tx in `tx, err := db.BeginTx(...)`).
-func assignedVar(info *types.Info, stack []ast.Node) types.Object {
-	if len(stack) < 2 {
-		return nil
-	}
-	call := stack[len(stack)-1]
-	switch p := stack[len(stack)-2].(type) {
+func assignedVar(info *types.Info, parent ast.Node, call *ast.CallExpr) types.Object {
+	switch p := parent.(type) {
 	case *ast.AssignStmt:
 		if len(p.Rhs) == 1 && p.Rhs[0] == call {
 			if id, ok := p.Lhs[0].(*ast.Ident); ok && id.Name != "_" {

@@ -300,9 +300,9 @@ func (c *checker) textSites(t *Text, idx *lockIndex) (sites []token.Pos, consts 
 // package's own query functions it goes through.
 func (c *checker) lockRun(q *queryCall, begins map[types.Object]int, bound map[any]int) txflow.LockRun {
 	base := q.base()
-	key, ft, recv := c.scopeFunc(base.scope)
+	key, ft, recv := c.scopeFunc(base.Scope)
 	r := txflow.LockRun{Func: key, Param: txflow.NoHandle, Begin: -1, Pos: base.call.Pos(),
-		Retried: base.retryClosure || c.anyMentionsRetry(base.loops) || occExec(base.key), Loop: c.pendingLoop(base.loops)}
+		Retried: c.retried(base.Site) || occExec(base.key), Loop: c.pendingLoop(base.Loops)}
 	info := c.pass.TypesInfo
 	if x := c.handleExpr(base); x != nil {
 		if b, ok := bound[boundKey(info, x)]; ok {
@@ -326,9 +326,8 @@ func (c *checker) lockRun(q *queryCall, begins map[types.Object]int, bound map[a
 		chain = append(chain, x)
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
-		from, _, _ := c.scopeFunc(chain[i].scope)
-		r.Via = append(r.Via, txflow.Pin{Func: from, Pos: chain[i].call.Pos(), Retried: chain[i].retryClosure || c.anyMentionsRetry(chain[i].loops),
-			Loop: c.pendingLoop(chain[i].loops)})
+		from, _, _ := c.scopeFunc(chain[i].Scope)
+		r.Via = append(r.Via, txflow.Pin{Func: from, Pos: chain[i].call.Pos(), Retried: c.retried(chain[i].Site), Loop: c.pendingLoop(chain[i].Loops)})
 	}
 	return r
 }
@@ -377,11 +376,11 @@ func (c *checker) readModifyWrites(s *txflow.Summary, scripts map[*Text]*sqlpars
 			}
 			for _, st := range sc.Stmts {
 				locks = locks || c.rowLock(st) != nil
-				if rmw == nil && readFirst[q.scope] && rules.IsCASWrite(c.settings.Cfg, st) {
+				if rmw == nil && readFirst[q.Scope] && rules.IsCASWrite(c.settings.Cfg, st) {
 					rmw = q
 				}
 				if st.Kind == sqlparse.KindSelect {
-					readFirst[q.scope] = true
+					readFirst[q.Scope] = true
 				}
 			}
 		}

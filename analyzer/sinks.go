@@ -25,17 +25,11 @@ func (c *checker) sinkCalls() []*Text {
 	}
 	params := c.stringParams()
 	// The calls of package functions, in source order.
-	type callIn struct {
-		localCall
-		scope ast.Node
+	var calls []localCall
+	for _, lcs := range c.calls {
+		calls = append(calls, lcs...)
 	}
-	var calls []callIn
-	for scope, lcs := range c.calls {
-		for _, lc := range lcs {
-			calls = append(calls, callIn{lc, scope})
-		}
-	}
-	sort.Slice(calls, func(i, j int) bool { return calls[i].pos < calls[j].pos })
+	sort.Slice(calls, func(i, j int) bool { return calls[i].call.Pos() < calls[j].call.Pos() })
 
 	type sink struct {
 		fd  *ast.FuncDecl
@@ -65,8 +59,8 @@ func (c *checker) sinkCalls() []*Text {
 			}
 		}
 		var next []*queryCall
-		for _, ci := range calls {
-			lc, scope := ci.localCall, ci.scope
+		for _, lc := range calls {
+			scope := lc.Scope
 			for _, a := range added {
 				sk, inner := a.sink, a.inner
 				if lc.fn != sk.fd || sk.arg >= len(lc.call.Args) || lc.call.Ellipsis != token.NoPos && sk.arg == len(lc.call.Args)-1 {
@@ -84,8 +78,7 @@ func (c *checker) sinkCalls() []*Text {
 					t.Known, t.Ref, t.Scope = true, true, scope
 					texts = append(texts, t)
 				}
-				sq := &queryCall{call: lc.call, key: inner.key, text: t, scope: scope, parent: lc.parent,
-					retryClosure: lc.retryClosure, loops: lc.loops, via: inner, arg: arg}
+				sq := &queryCall{call: lc.call, key: inner.key, text: t, Site: lc.Site, via: inner, arg: arg}
 				c.sinkQueries = append(c.sinkQueries, sq)
 				next = append(next, sq)
 			}

@@ -38,7 +38,7 @@ func (c *checker) squirrelMethod(call *ast.CallExpr) (string, ast.Expr, bool) {
 // statement: the statement is rendered as SQL (squirrelText) and checked
 // like any other text, and a call that runs it is a query call on the
 // handle RunWith gave it.
-func (c *checker) observeSquirrel(call *ast.CallExpr, scope ast.Node, retryClosure bool, loops []ast.Node, parent ast.Node) *Text {
+func (c *checker) observeSquirrel(call *ast.CallExpr, at Site) *Text {
 	name, recv, ok := c.squirrelMethod(call)
 	if !ok || recv == nil {
 		return nil
@@ -51,10 +51,9 @@ func (c *checker) observeSquirrel(call *ast.CallExpr, scope ast.Node, retryClosu
 	if t == nil {
 		return nil
 	}
-	t.Known, t.Scope = true, scope
+	t.Known, t.Scope = true, at.Scope
 	if runs {
-		c.queries = append(c.queries, &queryCall{call: call, key: key, text: t, scope: scope, parent: parent,
-			retryClosure: retryClosure, loops: loops, handle: handle})
+		c.queries = append(c.queries, &queryCall{call: call, key: key, text: t, Site: at, handle: handle})
 	}
 	return t
 }

@@ -163,7 +163,8 @@ func (c *checker) summarizeCalls(s *txflow.Summary) {
 	for scope, calls := range c.calls {
 		for _, lc := range calls {
 			if fn, ok := c.pass.TypesInfo.Defs[lc.fn.Name].(*types.Func); ok {
-				add(scope, c.key(fn), lc.call.Pos(), lc.retryClosure, lc.loops)
+				closure, loops := c.retryContext(lc.Site)
+				add(scope, c.key(fn), lc.call.Pos(), closure, loops)
 			}
 		}
 	}
@@ -204,7 +205,7 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.
 		if sc == nil {
 			continue
 		}
-		key, ft, recv := c.scopeFunc(q.scope)
+		key, ft, recv := c.scopeFunc(q.Scope)
 		if key == "" {
 			continue
 		}
@@ -474,7 +475,7 @@ func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int
 	for scope, calls := range c.calls {
 		for _, lc := range calls {
 			if fn, ok := info.Defs[lc.fn.Name].(*types.Func); ok {
-				pass(scope, c.key(fn), lc.call, lc.parent, false)
+				pass(scope, c.key(fn), lc.call, lc.Parent, false)
 			}
 		}
 	}
@@ -802,8 +803,8 @@ func (c *checker) moduleInterfaces(p *types.Package) []*types.Interface {
 func (c *checker) summarizeCAS(s *txflow.Summary, scripts map[*Text]*sqlparse.Script) {
 	info := c.pass.TypesInfo
 	for _, q := range c.queries {
-		key, _, _ := c.scopeFunc(q.scope)
-		ret, ok := q.parent.(*ast.ReturnStmt)
+		key, _, _ := c.scopeFunc(q.Scope)
+		ret, ok := q.Parent.(*ast.ReturnStmt)
 		if key == "" || !ok || len(ret.Results) == 0 || ret.Results[0] != q.call || !execMethods[q.key] || scripts[q.text] == nil {
 			continue
 		}
@@ -818,7 +819,7 @@ func (c *checker) summarizeCAS(s *txflow.Summary, scripts map[*Text]*sqlparse.Sc
 		if !returnsWriteResult(info, oc.call) {
 			continue
 		}
-		if how := c.resultUse(&queryCall{call: oc.call, parent: oc.parent, scope: oc.scope}); how != "" && !c.suppressedAt("DSQL004", oc.call.Pos(), nil) {
+		if how := c.resultUse(&queryCall{call: oc.call, Site: Site{Scope: oc.scope, Parent: oc.parent}}); how != "" && !c.suppressedAt("DSQL004", oc.call.Pos(), nil) {
 			s.Drops = append(s.Drops, txflow.Drop{Callee: oc.callee, How: how, Pos: oc.call.Pos(), End: oc.call.End()})
 		}
 	}
@@ -1008,7 +1009,8 @@ type callAssign struct {
 }
 
 // noteCallAssign records an assignment of a module call's results.
-func (c *checker) noteCallAssign(a *ast.AssignStmt, scope ast.Node, stack []ast.Node) {
+func (c *checker) noteCallAssign(a *ast.AssignStmt, at Site) {
+	scope := at.Scope
 	if len(a.Rhs) != 1 || scope == nil {
 		return
 	}
@@ -1019,7 +1021,7 @@ func (c *checker) noteCallAssign(a *ast.AssignStmt, scope ast.Node, stack []ast.
 	if fn, _, ok := calleeOf(c.pass.TypesInfo, call); !ok || !(c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
 		return
 	}
-	ca := callAssign{scope: scope, call: call, retried: c.retried(stack), loop: c.loopAround(stack)}
+	ca := callAssign{scope: scope, call: call, retried: c.retried(at), loop: c.loopAround(at)}
 	for _, l := range a.Lhs {
 		id, _ := l.(*ast.Ident)
 		if id == nil {

@@ -87,7 +87,7 @@ func (c *checker) txView(priors map[ast.Node][]scopedPrior, t *Text) func(int) r
 			}
 		}
 		for _, call := range c.calls[scope] {
-			if call.pos < pos {
+			if call.call.Pos() < pos {
 				for _, sp := range priors[call.fn] {
 					out = append(out, sp.Prior)
 				}
@@ -161,7 +161,7 @@ func (c *checker) callersOf() map[*ast.FuncDecl][]caller {
 	c.callers = map[*ast.FuncDecl][]caller{}
 	for scope, calls := range c.calls {
 		for _, call := range calls {
-			c.callers[call.fn] = append(c.callers[call.fn], caller{scope, call.pos})
+			c.callers[call.fn] = append(c.callers[call.fn], caller{scope, call.call.Pos()})
 		}
 	}
 	for _, cs := range c.callers {
