@@ -22,9 +22,9 @@ import (
 
 // queryCall is a call of a known query method.
 type queryCall struct {
-	call   *ast.CallExpr
-	key    callee
-	text   *Text // nil when the SQL is not known
+	call *ast.CallExpr
+	key  callee
+	text *Text // nil when the SQL is not known
 	// Site is where the call sits (its retry context).
 	Site
 	// arg is the argument that holds the text; via is, for a call of one
