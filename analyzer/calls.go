@@ -9,18 +9,18 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-type callee struct {
-	pkg, name string
-	method    bool
+type Callee struct {
+	Pkg, Name string
+	Method    bool
 }
 
 // queryArgs gives, for the query methods and functions of database/sql,
 // sqlx and pgx v5, the index of the argument that holds the SQL text.
-var queryArgs = func() map[callee]int {
-	m := map[callee]int{}
+var queryArgs = func() map[Callee]int {
+	m := map[Callee]int{}
 	add := func(pkg string, method bool, idx int, names ...string) {
 		for _, n := range names {
-			m[callee{pkg, n, method}] = idx
+			m[Callee{pkg, n, method}] = idx
 		}
 	}
 	const sql, sqlx = "database/sql", "github.com/jmoiron/sqlx"
@@ -46,14 +46,14 @@ var queryArgs = func() map[callee]int {
 	return m
 }()
 
-// calleeOf resolves the function or method a call invokes.
-func calleeOf(info *types.Info, call *ast.CallExpr) (*types.Func, callee, bool) {
+// CalleeOf resolves the function or method a call invokes.
+func CalleeOf(info *types.Info, call *ast.CallExpr) (*types.Func, Callee, bool) {
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
 	if !ok || fn.Pkg() == nil {
-		return nil, callee{}, false
+		return nil, Callee{}, false
 	}
 	sig, _ := fn.Type().(*types.Signature)
-	return fn, callee{fn.Pkg().Path(), fn.Name(), sig != nil && sig.Recv() != nil}, true
+	return fn, Callee{fn.Pkg().Path(), fn.Name(), sig != nil && sig.Recv() != nil}, true
 }
 
 // dbtxCallee maps a query method of an interface — sqlc's DBTX, a
@@ -67,48 +67,48 @@ func calleeOf(info *types.Info, call *ast.CallExpr) (*types.Func, callee, bool) 
 // `GetContext(ctx, shardID int, dest any, query string, args ...any)`)
 // has it as the string just before its variadic arguments; shift says how
 // far right of the driver method's query argument that is.
-func dbtxCallee(fn *types.Func) (_ callee, shift int, _ bool) {
+func dbtxCallee(fn *types.Func) (_ Callee, shift int, _ bool) {
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil || nonSQLClient(fn.Pkg().Path()) || dbPackages[fn.Pkg().Path()] {
-		return callee{}, 0, false // (gocql's Session.Query runs CQL)
+	if !ok || sig.Recv() == nil || nonSQLClient(fn.Pkg().Path()) || DbPackages[fn.Pkg().Path()] {
+		return Callee{}, 0, false // (gocql's Session.Query runs CQL)
 	}
 	iface := types.IsInterface(sig.Recv().Type())
-	c := callee{pkgSQL, fn.Name(), true}
+	c := Callee{PkgSQL, fn.Name(), true}
 	switch fn.Name() {
 	case "ExecContext", "QueryContext", "QueryRowContext":
 	case "Exec", "Query", "QueryRow":
-		if sig.Params().Len() > 0 && isNamed(sig.Params().At(0).Type(), "context", "Context", false) {
-			c.pkg = pkgPGX // pgx's shape: (ctx, sql, args...)
+		if sig.Params().Len() > 0 && IsNamed(sig.Params().At(0).Type(), "context", "Context", false) {
+			c.Pkg = PkgPGX // pgx's shape: (ctx, sql, args...)
 		}
 	case "GetContext", "SelectContext", "Get", "Select", "NamedExecContext", "NamedQueryContext":
-		c.pkg = pkgSQLX
+		c.Pkg = PkgSQLX
 	default:
-		return callee{}, 0, false
+		return Callee{}, 0, false
 	}
 	i, n := queryArgs[c], sig.Params().Len()
 	if n <= i {
-		return callee{}, 0, false
+		return Callee{}, 0, false
 	}
-	if !isStringType(sig.Params().At(i).Type()) {
-		if !sig.Variadic() || n-2 <= i || n-2-i > 2 || !isStringType(sig.Params().At(n-2).Type()) {
-			return callee{}, 0, false
+	if !IsStringType(sig.Params().At(i).Type()) {
+		if !sig.Variadic() || n-2 <= i || n-2-i > 2 || !IsStringType(sig.Params().At(n-2).Type()) {
+			return Callee{}, 0, false
 		}
 		shift = n - 2 - i
 	}
 	if !iface && !sig.Variadic() && !strings.HasPrefix(fn.Name(), "Named") {
-		return callee{}, 0, false
+		return Callee{}, 0, false
 	}
 	return c, shift, true
 }
 
-func isStringType(t types.Type) bool {
+func IsStringType(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Kind() == types.String
 }
 
 // queryArg returns the SQL argument of a call to a known query method.
 func queryArg(info *types.Info, call *ast.CallExpr) ast.Expr {
-	fn, c, ok := calleeOf(info, call)
+	fn, c, ok := CalleeOf(info, call)
 	if !ok {
 		return nil
 	}
@@ -119,12 +119,12 @@ func queryArg(info *types.Info, call *ast.CallExpr) ast.Expr {
 	return queryArgAt(c, shift, call)
 }
 
-// queryArgOf is queryArg for a call whose callee is known.
-func queryArgOf(c callee, call *ast.CallExpr) ast.Expr { return queryArgAt(c, 0, call) }
+// QueryArgOf is queryArg for a call whose callee is known.
+func QueryArgOf(c Callee, call *ast.CallExpr) ast.Expr { return queryArgAt(c, 0, call) }
 
 // queryArgAt is queryArgOf for a wrapper whose query sits shift arguments
 // right of the driver method's.
-func queryArgAt(c callee, shift int, call *ast.CallExpr) ast.Expr {
+func queryArgAt(c Callee, shift int, call *ast.CallExpr) ast.Expr {
 	if i, ok := queryArgs[c]; ok && i+shift < len(call.Args) {
 		return call.Args[i+shift]
 	}
@@ -164,17 +164,17 @@ func isMessageCall(info *types.Info, call *ast.CallExpr) bool {
 	return false
 }
 
-// dbPackages are the packages whose calls, types and options the Go-flow
+// DbPackages are the packages whose calls, types and options the Go-flow
 // rules follow: database/sql, sqlx, pgx, and the ORMs' locking APIs.
-var dbPackages = func() map[string]bool {
+var DbPackages = func() map[string]bool {
 	m := map[string]bool{pkgGormClause: true, pkgGoqu: true, pkgGoquExp: true, pkgEntSQL: true}
-	for _, t := range []map[callee]bool{beginMethods, execMethods} {
+	for _, t := range []map[Callee]bool{BeginMethods, ExecMethods} {
 		for c := range t {
-			m[c.pkg] = true
+			m[c.Pkg] = true
 		}
 	}
 	for c := range queryArgs {
-		m[c.pkg] = true
+		m[c.Pkg] = true
 	}
 	return m
 }()
@@ -194,7 +194,7 @@ func reachesDB(pkg *types.Package) bool {
 			return false
 		}
 		seen[p] = true
-		if dbPackages[p.Path()] {
+		if DbPackages[p.Path()] {
 			return true
 		}
 		return slices.ContainsFunc(p.Imports(), visit)

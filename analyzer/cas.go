@@ -14,9 +14,9 @@ import (
 
 // uncheckedCAS reports DSQL004 when the result of a CAS write is dropped,
 // never read, or read without RowsAffected.
-func (c *checker) uncheckedCAS(q *queryCall) {
+func (c *checker) uncheckedCAS(q *Query) {
 	helper := "occ.ExecCAS"
-	if strings.HasPrefix(q.key.pkg, pkgPGX) {
+	if strings.HasPrefix(q.Key.Pkg, PkgPGX) {
 		helper = "occpgx.ExecCAS"
 	}
 	how := c.resultUse(q)
@@ -31,36 +31,36 @@ func (c *checker) uncheckedCAS(q *queryCall) {
 		fix = nil
 		msg += "; `go get " + pkg + "`, and -fix rewrites it"
 	}
-	c.reportGo("DSQL004", q.call.Pos(), q.call.End(), msg, fix)
+	c.reportGo("DSQL004", q.Call.Pos(), q.Call.End(), msg, fix)
 }
 
 // canImport reports whether the package may import path, a package of
 // dsqllint: it already does, or its module is dsqllint or requires it.
 func (c *checker) canImport(path string) bool {
-	for _, imp := range c.pass.Pkg.Imports() {
+	for _, imp := range c.Pass.Pkg.Imports() {
 		if imp.Path() == path {
 			return true
 		}
 	}
-	return c.settings.RequiresDSQLLint
+	return c.Settings.RequiresDSQLLint
 }
 
 // resultUse says how the call's result is mishandled, or "" when the
 // affected-row count is read (or the result escapes where we cannot see).
-func (c *checker) resultUse(q *queryCall) string {
-	info := c.pass.TypesInfo
+func (c *checker) resultUse(q *Query) string {
+	info := c.Pass.TypesInfo
 	parent := q.Parent
 	var res ast.Expr
 	switch p := parent.(type) {
 	case *ast.ExprStmt:
 		return "is discarded"
 	case *ast.AssignStmt:
-		if len(p.Rhs) != 1 || p.Rhs[0] != q.call {
+		if len(p.Rhs) != 1 || p.Rhs[0] != q.Call {
 			return ""
 		}
 		res = p.Lhs[0]
 	case *ast.ValueSpec:
-		if len(p.Values) != 1 || p.Values[0] != q.call {
+		if len(p.Values) != 1 || p.Values[0] != q.Call {
 			return ""
 		}
 		res = p.Names[0]
@@ -102,7 +102,7 @@ func (c *checker) countRead(obj types.Object, scope ast.Node, depth int) readKin
 	if obj == nil || scope == nil {
 		return readCount
 	}
-	info := c.pass.TypesInfo
+	info := c.Pass.TypesInfo
 	kind := readNever
 	var stack []ast.Node
 	ast.Inspect(scope, func(n ast.Node) bool {
@@ -130,8 +130,8 @@ func (c *checker) countRead(obj types.Object, scope ast.Node, depth int) readKin
 				kind = readCount
 			}
 		case *ast.CallExpr:
-			fn, _, _ := calleeOf(info, p)
-			fd := c.funcs[fn]
+			fn, _, _ := CalleeOf(info, p)
+			fd := c.Funcs[fn]
 			if fd == nil {
 				kind = readCount // handed to code we do not see
 				break
@@ -182,75 +182,50 @@ func paramAt(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, arg ast.Exp
 // `_, err =`, and inside if) to `err := occ.ExecCAS(ctx, tx, q, args...)`,
 // and pgx `tx.Exec` to occpgx.ExecCAS, adding the import; pkg is the
 // package it imports.
-func (c *checker) execCASFix(q *queryCall) (fix *analysis.SuggestedFix, pkg string) {
+func (c *checker) execCASFix(q *Query) (fix *analysis.SuggestedFix, pkg string) {
 	assign, ok := q.Parent.(*ast.AssignStmt)
-	if !ok || len(assign.Lhs) != 2 || len(q.call.Args) < 2 {
+	if !ok || len(assign.Lhs) != 2 || len(q.Call.Args) < 2 {
 		return nil, ""
 	}
 	if blank, ok := assign.Lhs[0].(*ast.Ident); !ok || blank.Name != "_" {
 		return nil, ""
 	}
-	sel, ok := q.call.Fun.(*ast.SelectorExpr)
+	sel, ok := q.Call.Fun.(*ast.SelectorExpr)
 	if !ok {
 		return nil, ""
 	}
-	recv := c.pass.TypesInfo.TypeOf(sel.X)
+	recv := c.Pass.TypesInfo.TypeOf(sel.X)
 	var name string
 	switch {
-	case q.key == callee{pkgSQL, "ExecContext", true} && isNamed(recv, pkgSQL, "Tx", true):
-		pkg, name = pkgOCC, "occ"
-	case q.key == callee{pkgPGX, "Exec", true} && isNamed(recv, pkgPGX, "Tx", false):
-		pkg, name = pkgOCCPGX, "occpgx"
+	case q.Key == Callee{PkgSQL, "ExecContext", true} && IsNamed(recv, PkgSQL, "Tx", true):
+		pkg, name = PkgOCC, "occ"
+	case q.Key == Callee{PkgPGX, "Exec", true} && IsNamed(recv, PkgPGX, "Tx", false):
+		pkg, name = PkgOCCPGX, "occpgx"
 	default:
 		return nil, ""
 	}
-	if c.source(q.call.Pos()) == nil {
+	if c.Source(q.Call.Pos()) == nil {
 		return nil, ""
 	}
-	file := c.fileOf(q.call.Pos())
+	file := c.FileOf(q.Call.Pos())
 	name, importEdit := c.importName(file, pkg, name)
-	args := []string{c.text(q.call.Args[0]), c.text(sel.X)}
-	for _, a := range q.call.Args[1:] {
+	args := []string{c.text(q.Call.Args[0]), c.text(sel.X)}
+	for _, a := range q.Call.Args[1:] {
 		args = append(args, c.text(a))
 	}
 	call := name + ".ExecCAS(" + strings.Join(args, ", ")
-	if q.call.Ellipsis.IsValid() {
+	if q.Call.Ellipsis.IsValid() {
 		call += "..."
 	}
 	call += ")"
 	edits := []analysis.TextEdit{
 		{Pos: assign.Lhs[0].Pos(), End: assign.Lhs[1].Pos()},
-		{Pos: q.call.Pos(), End: q.call.End(), NewText: []byte(call)},
+		{Pos: q.Call.Pos(), End: q.Call.End(), NewText: []byte(call)},
 	}
 	if importEdit != nil {
 		edits = append(edits, *importEdit)
 	}
 	return &analysis.SuggestedFix{Message: "Use " + name + ".ExecCAS, which fails with ConditionFailedError unless one row changed", TextEdits: edits}, pkg
-}
-
-// isNamed reports whether t is pkg.name (or, with ptr, *pkg.name).
-func isNamed(t types.Type, pkg, name string, ptr bool) bool {
-	if t == nil {
-		return false
-	}
-	if ptr {
-		p, ok := t.(*types.Pointer)
-		if !ok {
-			return false
-		}
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
-}
-
-func (c *checker) fileOf(pos token.Pos) *ast.File {
-	for _, f := range c.pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return f
-		}
-	}
-	return nil
 }
 
 // importName returns the name under which file refers to path, and the
@@ -294,11 +269,11 @@ func (c *checker) importName(file *ast.File, path, name string) (string, *analys
 			return name, &analysis.TextEdit{Pos: best.End(), End: best.End(), NewText: []byte(sep + spec)}
 		}
 		// import "fmt" becomes a group.
-		src := c.source(g.Pos())
+		src := c.Source(g.Pos())
 		if src == nil {
 			return name, nil
 		}
-		old := string(src[c.pass.Fset.Position(best.Pos()).Offset:c.pass.Fset.Position(best.End()).Offset])
+		old := string(src[c.Pass.Fset.Position(best.Pos()).Offset:c.Pass.Fset.Position(best.End()).Offset])
 		return name, &analysis.TextEdit{Pos: g.Pos(), End: g.End(), NewText: []byte("import (\n\t" + old + sep + spec + "\n)")}
 	}
 	return name, &analysis.TextEdit{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}

@@ -10,21 +10,20 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/dsqllint/dsqllint/sqlparse"
-	"github.com/dsqllint/dsqllint/txflow"
 )
 
-// collect finds the candidate SQL texts of the package's Go files, in
+// Collect finds the candidate SQL texts of the package's Go files, in
 // source order, and records the calls each function makes to the package's
 // own functions.
-func (c *checker) collect() []*Text {
-	info := c.pass.TypesInfo
-	c.defs = map[types.Object]ast.Expr{}
-	for _, f := range c.pass.Files {
+func (c *Package) Collect() []*Text {
+	info := c.Pass.TypesInfo
+	c.Defs = map[types.Object]ast.Expr{}
+	for _, f := range c.Pass.Files {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
 				if fn, ok := info.Defs[d.Name].(*types.Func); ok && d.Body != nil {
-					c.funcs[fn] = d
+					c.Funcs[fn] = d
 				}
 			case *ast.GenDecl:
 				// Package variables first: a retry loop may check an error
@@ -32,28 +31,26 @@ func (c *checker) collect() []*Text {
 				for _, sp := range d.Specs {
 					if vs, ok := sp.(*ast.ValueSpec); ok && len(vs.Names) == 1 && len(vs.Values) == 1 {
 						if obj := info.Defs[vs.Names[0]]; obj != nil {
-							c.defs[obj] = vs.Values[0]
+							c.Defs[obj] = vs.Values[0]
 						}
 					}
 				}
 			}
 		}
 	}
-	c.calls = map[ast.Node][]localCall{}
-	c.uses = map[types.Object][]*Text{}
+	c.Calls = map[ast.Node][]localCall{}
+	c.Uses = map[types.Object][]*Text{}
 	c.results = map[types.Object]ast.Expr{}
 	c.appends = map[types.Object][]string{}
 	c.appendOrigins = map[types.Object][][2]token.Pos{}
 	c.builderSteps = map[types.Object][]ast.Expr{}
-	c.loops = map[ast.Node]bool{}
-	c.helpers = map[*ast.FuncDecl]bool{}
 	c.nonSQL = map[types.Object]bool{}
 	c.sprintfs = map[*ast.BasicLit]*ast.CallExpr{}
-	db := reachesDB(c.pass.Pkg)
-	c.db = db
+	db := reachesDB(c.Pass.Pkg)
+	c.DB = db
 	var texts []*Text
-	for _, f := range c.pass.Files {
-		c.directives = append(c.directives, goDirectives(c.pass.Fset, f)...)
+	for _, f := range c.Pass.Files {
+		c.Directives = append(c.Directives, goDirectives(c.Pass.Fset, f)...)
 		var stack []ast.Node
 		// sites[i] is where stack[i] sits, kept beside the stack so that
 		// no node pays for a search.
@@ -85,7 +82,7 @@ func (c *checker) collect() []*Text {
 			scope := at.Scope
 			switch n := n.(type) {
 			case *ast.CallExpr:
-				fn, key, ok := calleeOf(info, n)
+				fn, key, ok := CalleeOf(info, n)
 				var arg ast.Expr
 				if ok {
 					shift := 0
@@ -95,8 +92,8 @@ func (c *checker) collect() []*Text {
 					if nonSQLClient(fn.Pkg().Path()) {
 						c.markNonSQLArgs(n)
 					}
-					if fd := c.funcs[fn]; fd != nil && scope != nil {
-						c.calls[scope] = append(c.calls[scope], localCall{fd, n, at})
+					if fd := c.Funcs[fn]; fd != nil && scope != nil {
+						c.Calls[scope] = append(c.Calls[scope], localCall{fd, n, at})
 					}
 					if fn.Name() == "Sprintf" && fn.Pkg().Path() == "fmt" && len(n.Args) > 1 {
 						if lit, ok := ast.Unparen(n.Args[0]).(*ast.BasicLit); ok {
@@ -117,14 +114,14 @@ func (c *checker) collect() []*Text {
 						// s.runFn(...), a field the package sets to a method
 						// value (s.runFn = s.run, for tests to replace): a call
 						// of what it holds.
-						for _, fn := range c.fieldFuncs()[v] {
-							if fd := c.funcs[fn]; fd != nil {
-								c.calls[scope] = append(c.calls[scope], localCall{fd, n, at})
+						for _, fn := range c.FieldFuncs()[v] {
+							if fd := c.Funcs[fn]; fd != nil {
+								c.Calls[scope] = append(c.Calls[scope], localCall{fd, n, at})
 							}
 						}
 					}
 				}
-				c.flowSites = append(c.flowSites, flowSite{n, at, fn, key, ok})
+				c.FlowSites = append(c.FlowSites, flowSite{n, at, fn, key, ok})
 				if arg != nil {
 					t := c.textOf(arg)
 					if t != nil {
@@ -133,33 +130,33 @@ func (c *checker) collect() []*Text {
 					} else if t = c.refText(arg); t != nil {
 						t.Scope = scope
 						texts = append(texts, t)
-						c.uses[t.Const] = append(c.uses[t.Const], t)
+						c.Uses[t.Const] = append(c.Uses[t.Const], t)
 					} else if t = c.indirectText(arg); t != nil {
 						t.Scope = scope
 						texts = append(texts, t)
 					}
-					c.queries = append(c.queries, &queryCall{call: n, key: key, text: t, Site: at, arg: arg})
+					c.Queries = append(c.Queries, &Query{Call: n, Key: key, Text: t, Site: at, arg: arg})
 				}
 			case *ast.CompositeLit:
 				if db {
-					c.flowSites = append(c.flowSites, flowSite{node: n, site: at})
+					c.FlowSites = append(c.FlowSites, flowSite{Node: n, Site: at})
 				}
 			case *ast.FuncLit:
 				if scope != nil {
 					switch at.Parent.(type) {
 					case *ast.AssignStmt, *ast.ValueSpec:
-						c.flowSites = append(c.flowSites, flowSite{node: n, site: at})
+						c.FlowSites = append(c.FlowSites, flowSite{Node: n, Site: at})
 					}
 				}
 			case *ast.AssignStmt:
 				if db {
 					c.observeAssign(n)
-					c.flowSites = append(c.flowSites, flowSite{node: n, site: at})
+					c.FlowSites = append(c.FlowSites, flowSite{Node: n, Site: at})
 				}
 			case *ast.ValueSpec:
 				if db && len(n.Names) == 1 && len(n.Values) == 1 {
 					if obj := info.Defs[n.Names[0]]; obj != nil {
-						c.defs[obj] = n.Values[0]
+						c.Defs[obj] = n.Values[0]
 					}
 				}
 			case *ast.BasicLit, *ast.BinaryExpr:
@@ -209,88 +206,17 @@ type Site struct {
 	Loops         []ast.Node
 }
 
-// flowSite is a node the transaction flow reads (observeSites), where it
-// sits, and for a call its callee.
-type flowSite struct {
-	node ast.Node
-	site Site
-	fn   *types.Func
-	key  callee
-	ok   bool
-}
-
-// observeSites records, in source order, what the transaction flow needs
-// of the calls, literals and assignments the walk met.
-func (c *checker) observeSites() {
-	info := c.pass.TypesInfo
-	for i := range c.flowSites {
-		fs := &c.flowSites[i]
-		at, scope := fs.site, fs.site.Scope
-		switch n := fs.node.(type) {
-		case *ast.CallExpr:
-			if fn := fs.fn; fs.ok {
-				// Calls of module functions are recorded in every package:
-				// a package that reaches no database may still call, or
-				// retry, one that does (through an interface).
-				module := c.funcs[fn] != nil || c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)
-				if scope != nil {
-					closure, loops := c.retryContext(at)
-					if c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg) {
-						c.outCalls = append(c.outCalls, outCall{scope, n, at.Parent, c.key(fn), closure, loops, isInterfaceMethod(fn)})
-					}
-					if module {
-						// A configured retry function (-retry-funcs) re-runs what it is
-						// handed, whatever its summary shows.
-						c.noteFuncArgs(n, c.key(fn), scope, closure || c.settings.RetryFuncs.Has(fn), loops)
-					} else {
-						c.noteHandedOver(n, scope, closure || c.settings.RetryFuncs.Has(fn), loops)
-					}
-				}
-				if c.settings.RetryFuncs.Has(fn) {
-					c.retrySites = append(c.retrySites, txflow.Retry{Pos: n.Pos()})
-				}
-				if c.db {
-					c.observeCall(n, fn, fs.key, at)
-				}
-			} else if scope != nil {
-				closure, loops := c.retryContext(at)
-				switch f := typeutil.Callee(info, n).(type) {
-				case *types.Var:
-					c.varCalls = append(c.varCalls, varCall{scope, n, f, closure, loops})
-					for _, fn := range c.fieldFuncs()[f] {
-						c.noteFuncArgs(n, c.key(fn), scope, closure, loops)
-					}
-				case nil:
-					if lit, isLit := ast.Unparen(n.Fun).(*ast.FuncLit); isLit {
-						// func() { ... }(), go func() { ... }(): run here.
-						c.implicit = append(c.implicit, implicitCall{scope, litKey(lit), lit.Pos(), closure, loops})
-					}
-				}
-			}
-		case *ast.CompositeLit:
-			c.observeLiteral(n, scope)
-		case *ast.FuncLit:
-			// f := func() { ... }: called where it is made, as far as
-			// anyone can tell.
-			closure, loops := c.retryContext(at)
-			c.implicit = append(c.implicit, implicitCall{scope, litKey(n), n.Pos(), closure, loops})
-		case *ast.AssignStmt:
-			c.noteCallAssign(n, at)
-		}
-	}
-}
-
 // refText is the text of a named constant used as a query argument.
-func (c *checker) refText(arg ast.Expr) *Text {
-	id := ident(ast.Unparen(arg))
-	v := c.constString(arg)
+func (c *Package) refText(arg ast.Expr) *Text {
+	id := Ident(ast.Unparen(arg))
+	v := c.ConstString(arg)
 	if id == nil || v == nil {
 		return nil
 	}
 	var b textBuilder
 	b.opaque(*v, arg)
 	t := b.text()
-	t.Node, t.Known, t.Ref, t.Const = arg, true, true, c.pass.TypesInfo.Uses[id]
+	t.Node, t.Known, t.Ref, t.Const = arg, true, true, c.Pass.TypesInfo.Uses[id]
 	if t.Const == nil {
 		return nil
 	}
@@ -299,7 +225,7 @@ func (c *checker) refText(arg ast.Expr) *Text {
 
 // declared returns the constant or variable whose declaration holds the
 // expression on top of the stack.
-func (c *checker) declared(stack []ast.Node) types.Object {
+func (c *Package) declared(stack []ast.Node) types.Object {
 	for i := len(stack) - 2; i >= 0; i-- {
 		spec, ok := stack[i].(*ast.ValueSpec)
 		if !ok {
@@ -307,7 +233,7 @@ func (c *checker) declared(stack []ast.Node) types.Object {
 		}
 		for j, v := range spec.Values {
 			if j < len(spec.Names) && v == stack[i+1] {
-				return c.pass.TypesInfo.Defs[spec.Names[j]]
+				return c.Pass.TypesInfo.Defs[spec.Names[j]]
 			}
 		}
 		return nil
@@ -315,8 +241,8 @@ func (c *checker) declared(stack []ast.Node) types.Object {
 	return nil
 }
 
-func (c *checker) isStringExpr(e ast.Expr) bool {
-	tv, ok := c.pass.TypesInfo.Types[e]
+func (c *Package) isStringExpr(e ast.Expr) bool {
+	tv, ok := c.Pass.TypesInfo.Types[e]
 	if !ok || tv.Type == nil {
 		return false
 	}
@@ -326,7 +252,7 @@ func (c *checker) isStringExpr(e ast.Expr) bool {
 
 // isOperand reports whether the expression on top of the stack is an
 // operand of a string concatenation, which is checked as a whole.
-func (c *checker) isOperand(stack []ast.Node) bool {
+func (c *Package) isOperand(stack []ast.Node) bool {
 	for i := len(stack) - 2; i >= 0; i-- {
 		switch p := stack[i].(type) {
 		case *ast.ParenExpr:
@@ -341,17 +267,17 @@ func (c *checker) isOperand(stack []ast.Node) bool {
 
 // isQueryArg reports whether the expression is the SQL argument of a known
 // query call (collected from the call itself).
-func (c *checker) isQueryArg(stack []ast.Node) bool {
+func (c *Package) isQueryArg(stack []ast.Node) bool {
 	if len(stack) < 2 {
 		return false
 	}
 	call, ok := stack[len(stack)-2].(*ast.CallExpr)
-	return ok && queryArg(c.pass.TypesInfo, call) == stack[len(stack)-1]
+	return ok && queryArg(c.Pass.TypesInfo, call) == stack[len(stack)-1]
 }
 
 // isMessage reports whether the expression is an argument of a print, log
 // or error call: a message, not SQL.
-func (c *checker) isMessage(stack []ast.Node) bool {
+func (c *Package) isMessage(stack []ast.Node) bool {
 	for i := len(stack) - 2; i >= 0; i-- {
 		switch p := stack[i].(type) {
 		case *ast.ParenExpr:
@@ -359,15 +285,15 @@ func (c *checker) isMessage(stack []ast.Node) bool {
 		case *ast.BinaryExpr:
 			continue
 		case *ast.CallExpr:
-			return isMessageCall(c.pass.TypesInfo, p)
+			return isMessageCall(c.Pass.TypesInfo, p)
 		}
 		return false
 	}
 	return false
 }
 
-// ident returns the identifier of a named constant reference (x or pkg.x).
-func ident(e ast.Expr) *ast.Ident {
+// Ident returns the identifier of a named constant reference (x or pkg.x).
+func Ident(e ast.Expr) *ast.Ident {
 	switch e := e.(type) {
 	case *ast.Ident:
 		return e
@@ -380,7 +306,7 @@ func ident(e ast.Expr) *ast.Ident {
 // textOf builds the Text of a string expression: a literal, a constant
 // concatenation, or a concatenation with non-constant operands (written as
 // %s holes). It returns nil for expressions with no literal part.
-func (c *checker) textOf(e ast.Expr) *Text {
+func (c *Package) textOf(e ast.Expr) *Text {
 	var b textBuilder
 	var origins [][2]token.Pos // what the opaque pieces were written as
 	var consts []types.Object
@@ -410,9 +336,9 @@ func (c *checker) textOf(e ast.Expr) *Text {
 				return
 			}
 		}
-		if v := c.constString(e); v != nil {
+		if v := c.ConstString(e); v != nil {
 			b.opaque(*v, e)
-			if k, isConst := c.pass.TypesInfo.Uses[ident(e)].(*types.Const); isConst {
+			if k, isConst := c.Pass.TypesInfo.Uses[Ident(e)].(*types.Const); isConst {
 				consts = append(consts, k)
 			}
 			return
@@ -429,15 +355,15 @@ func (c *checker) textOf(e ast.Expr) *Text {
 		return nil
 	}
 	t := b.text()
-	t.Node, t.origins, t.consts = e, origins, consts
-	if v := c.constString(e); v != nil && *v != t.SQL {
+	t.Node, t.Origins, t.Consts = e, origins, consts
+	if v := c.ConstString(e); v != nil && *v != t.SQL {
 		return nil // the builder disagrees with the type checker; trust neither
 	}
 	return t
 }
 
-func (c *checker) constString(e ast.Expr) *string {
-	tv, ok := c.pass.TypesInfo.Types[e]
+func (c *Package) ConstString(e ast.Expr) *string {
+	tv, ok := c.Pass.TypesInfo.Types[e]
 	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
 		return nil
 	}
@@ -450,12 +376,12 @@ func (c *checker) constString(e ast.Expr) *string {
 // return of it is a constant string: the longest of them, the fullest
 // variant (" FOR UPDATE" over the "" of a dialect that locks nothing),
 // and the expression that returns it.
-func (c *checker) constResult(e ast.Expr) (string, ast.Expr, bool) {
+func (c *Package) constResult(e ast.Expr) (string, ast.Expr, bool) {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return "", nil, false
 	}
-	fn, _, ok := calleeOf(c.pass.TypesInfo, call)
+	fn, _, ok := CalleeOf(c.Pass.TypesInfo, call)
 	if !ok {
 		return "", nil, false
 	}
@@ -470,7 +396,7 @@ func (c *checker) constResult(e ast.Expr) (string, ast.Expr, bool) {
 	var best string
 	var at ast.Expr
 	for _, r := range rets {
-		if v := *c.constString(r); at == nil || len(v) > len(best) {
+		if v := *c.ConstString(r); at == nil || len(v) > len(best) {
 			best, at = v, r
 		}
 	}
@@ -480,22 +406,22 @@ func (c *checker) constResult(e ast.Expr) (string, ast.Expr, bool) {
 // returnedConsts lists the constant strings fn returns — for an
 // interface method, the package's implementations do — or nil when some
 // return is not a constant.
-func (c *checker) returnedConsts(fn *types.Func) []ast.Expr {
+func (c *Package) returnedConsts(fn *types.Func) []ast.Expr {
 	var decls []*ast.FuncDecl
-	if fd := c.funcs[fn]; fd != nil {
+	if fd := c.Funcs[fn]; fd != nil {
 		decls = append(decls, fd)
 	} else if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
 		it, ok := sig.Recv().Type().Underlying().(*types.Interface)
 		if !ok {
 			return nil
 		}
-		for _, ptr := range pointerTypes(c.pass.Pkg) {
+		for _, ptr := range PointerTypes(c.Pass.Pkg) {
 			if !types.Implements(ptr, it) {
 				continue
 			}
 			obj, _, _ := types.LookupFieldOrMethod(ptr, true, fn.Pkg(), fn.Name())
-			if m, ok := obj.(*types.Func); ok && c.funcs[m] != nil {
-				decls = append(decls, c.funcs[m])
+			if m, ok := obj.(*types.Func); ok && c.Funcs[m] != nil {
+				decls = append(decls, c.Funcs[m])
 			}
 		}
 	}
@@ -509,7 +435,7 @@ func (c *checker) returnedConsts(fn *types.Func) []ast.Expr {
 			case *ast.ReturnStmt:
 				if len(n.Results) != 1 {
 					ok = false
-				} else if v := c.constString(n.Results[0]); v != nil {
+				} else if v := c.ConstString(n.Results[0]); v != nil {
 					out = append(out, n.Results[0])
 				} else {
 					ok = false
@@ -524,15 +450,15 @@ func (c *checker) returnedConsts(fn *types.Func) []ast.Expr {
 	return out
 }
 
-// fieldFuncs maps the function-typed struct fields of the package's types
+// FieldFuncs maps the function-typed struct fields of the package's types
 // to the functions and method values the package assigns them (s.runFn =
 // s.run, &store{runFn: run}), made once.
-func (c *checker) fieldFuncs() map[*types.Var][]*types.Func {
+func (c *Package) FieldFuncs() map[*types.Var][]*types.Func {
 	if c.fields != nil {
 		return c.fields
 	}
 	c.fields = map[*types.Var][]*types.Func{}
-	info := c.pass.TypesInfo
+	info := c.Pass.TypesInfo
 	add := func(lhs, rhs ast.Expr) {
 		var field *types.Var
 		switch l := ast.Unparen(lhs).(type) {
@@ -555,7 +481,7 @@ func (c *checker) fieldFuncs() map[*types.Var][]*types.Func {
 			c.fields[field] = append(c.fields[field], fn)
 		}
 	}
-	for _, f := range c.pass.Files {
+	for _, f := range c.Pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.AssignStmt:

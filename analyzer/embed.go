@@ -11,15 +11,15 @@ import (
 	"github.com/dsqllint/dsqllint/fixer"
 )
 
-// embedded returns the .sql files the package embeds with //go:embed, read
+// Embedded returns the .sql files the package embeds with //go:embed, read
 // through the pass where the driver allows it and from the package
 // directory otherwise (drivers only admit Go and "other" files to
-// Pass.ReadFile, and embedded files are neither).
-func (c *checker) embedded() []*Text {
+// Pass.ReadFile, and Embedded files are neither).
+func (c *Package) Embedded() []*Text {
 	var texts []*Text
 	seen := map[string]bool{}
-	for _, f := range c.pass.Files {
-		dir := filepath.Dir(c.pass.Fset.File(f.Pos()).Name())
+	for _, f := range c.Pass.Files {
+		dir := filepath.Dir(c.Pass.Fset.File(f.Pos()).Name())
 		for _, cg := range f.Comments {
 			for _, cm := range cg.List {
 				patterns, ok := strings.CutPrefix(cm.Text, "//go:embed ")
@@ -31,7 +31,7 @@ func (c *checker) embedded() []*Text {
 						continue
 					}
 					seen[name] = true
-					if t := c.sqlFile(name); t != nil {
+					if t := c.SQLFile(name); t != nil {
 						texts = append(texts, t)
 					}
 				}
@@ -83,20 +83,20 @@ func splitPatterns(s string) []string {
 	return out
 }
 
-// sqlFile reads a .sql file into a Text mapped onto a new token.File.
-func (c *checker) sqlFile(name string) *Text {
+// SQLFile reads a .sql file into a Text mapped onto a new token.File.
+func (c *Package) SQLFile(name string) *Text {
 	var data []byte
 	var err error
-	if c.pass.ReadFile != nil {
-		data, err = c.pass.ReadFile(name)
+	if c.Pass.ReadFile != nil {
+		data, err = c.Pass.ReadFile(name)
 	}
-	if c.pass.ReadFile == nil || err != nil {
+	if c.Pass.ReadFile == nil || err != nil {
 		data, err = os.ReadFile(name)
 	}
 	if err != nil {
 		return nil
 	}
-	return FileText(c.pass.Fset, name, data)
+	return FileText(c.Pass.Fset, name, data)
 }
 
 // FileText maps the contents of a .sql file onto a new file of fset.
@@ -105,7 +105,7 @@ func FileText(fset *token.FileSet, name string, data []byte) *Text {
 	tf.SetLinesForContent(data)
 	return &Text{
 		SQL:    string(data),
-		pieces: []piece{{start: 0, end: len(data), pos: tf.Pos(0), endPos: tf.Pos(len(data)), kind: fixer.File}},
+		Pieces: []piece{{start: 0, end: len(data), Pos: tf.Pos(0), EndPos: tf.Pos(len(data)), kind: fixer.File}},
 		Known:  true,
 	}
 }

@@ -39,8 +39,8 @@ type frame struct {
 
 // evalString returns the string e holds, with holes for unknown pieces;
 // ok is false when no piece of it is known.
-func (c *checker) evalString(e ast.Expr, f *frame, depth int) (string, bool) {
-	if v := c.constString(e); v != nil {
+func (c *Package) evalString(e ast.Expr, f *frame, depth int) (string, bool) {
+	if v := c.ConstString(e); v != nil {
 		c.noteOrigin(e)
 		return *v, true
 	}
@@ -62,13 +62,13 @@ func (c *checker) evalString(e ast.Expr, f *frame, depth int) (string, bool) {
 		}
 		return l + r, ok1 || ok2
 	case *ast.Ident:
-		obj := c.pass.TypesInfo.Uses[x]
+		obj := c.Pass.TypesInfo.Uses[x]
 		if f != nil {
 			if arg, ok := f.args[obj]; ok {
 				return c.evalString(arg, f.caller, depth+1)
 			}
 		}
-		if def, ok := c.defs[obj]; ok {
+		if def, ok := c.Defs[obj]; ok {
 			s, ok := c.evalString(def, f, depth+1)
 			c.noteRanges(c.appendOrigins[obj])
 			return s + strings.Join(c.appends[obj], ""), ok // with what was added since, the fullest variant
@@ -77,11 +77,11 @@ func (c *checker) evalString(e ast.Expr, f *frame, depth int) (string, bool) {
 			return c.evalString(call, f, depth+1)
 		}
 	case *ast.SelectorExpr:
-		if sel, ok := c.pass.TypesInfo.Selections[x]; ok && sel.Kind() == types.FieldVal {
+		if sel, ok := c.Pass.TypesInfo.Selections[x]; ok && sel.Kind() == types.FieldVal {
 			return c.evalField(x.X, x.Sel.Name, f, depth+1)
 		}
 	case *ast.CallExpr:
-		if fn, _, ok := calleeOf(c.pass.TypesInfo, x); ok && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(x.Args) > 0 {
+		if fn, _, ok := CalleeOf(c.Pass.TypesInfo, x); ok && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(x.Args) > 0 {
 			return c.evalSprintf(x, f, depth)
 		}
 		var best string
@@ -104,7 +104,7 @@ type provenance struct {
 
 // noteOrigin records, while a text is being assembled (c.prov set), the
 // string literals and named constants of the expression e it reads.
-func (c *checker) noteOrigin(e ast.Expr) {
+func (c *Package) noteOrigin(e ast.Expr) {
 	if c.prov == nil {
 		return
 	}
@@ -115,7 +115,7 @@ func (c *checker) noteOrigin(e ast.Expr) {
 				c.prov.ranges = append(c.prov.ranges, [2]token.Pos{n.Pos(), n.End()})
 			}
 		case *ast.Ident:
-			if k, ok := c.pass.TypesInfo.Uses[n].(*types.Const); ok {
+			if k, ok := c.Pass.TypesInfo.Uses[n].(*types.Const); ok {
 				c.prov.consts = append(c.prov.consts, k)
 			}
 		}
@@ -125,14 +125,14 @@ func (c *checker) noteOrigin(e ast.Expr) {
 
 // noteRanges records, while a text is being assembled, where pieces
 // appended to a variable were written.
-func (c *checker) noteRanges(rs [][2]token.Pos) {
+func (c *Package) noteRanges(rs [][2]token.Pos) {
 	if c.prov != nil {
 		c.prov.ranges = append(c.prov.ranges, rs...)
 	}
 }
 
 // evalField returns the string field name of the struct value x holds.
-func (c *checker) evalField(x ast.Expr, name string, f *frame, depth int) (string, bool) {
+func (c *Package) evalField(x ast.Expr, name string, f *frame, depth int) (string, bool) {
 	if c.evalSteps++; depth > evalDepth || c.evalSteps > maxEvalSteps {
 		return "", false
 	}
@@ -147,18 +147,18 @@ func (c *checker) evalField(x ast.Expr, name string, f *frame, depth int) (strin
 				if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
 					return c.evalString(kv.Value, f, depth+1)
 				}
-			} else if st, ok := c.pass.TypesInfo.TypeOf(x).Underlying().(*types.Struct); ok && i < st.NumFields() && st.Field(i).Name() == name {
+			} else if st, ok := c.Pass.TypesInfo.TypeOf(x).Underlying().(*types.Struct); ok && i < st.NumFields() && st.Field(i).Name() == name {
 				return c.evalString(el, f, depth+1) // Query{q, args}
 			}
 		}
 	case *ast.Ident:
-		obj := c.pass.TypesInfo.Uses[x]
+		obj := c.Pass.TypesInfo.Uses[x]
 		if f != nil {
 			if arg, ok := f.args[obj]; ok {
 				return c.evalField(arg, name, f.caller, depth+1)
 			}
 		}
-		if def, ok := c.defs[obj]; ok {
+		if def, ok := c.Defs[obj]; ok {
 			return c.evalField(def, name, f, depth+1)
 		}
 		if call, ok := c.results[obj]; ok {
@@ -179,7 +179,7 @@ func (c *checker) evalField(x ast.Expr, name string, f *frame, depth int) (strin
 
 // evalSprintf formats a constant format with the arguments' strings, or
 // holes where they are not known.
-func (c *checker) evalSprintf(call *ast.CallExpr, f *frame, depth int) (string, bool) {
+func (c *Package) evalSprintf(call *ast.CallExpr, f *frame, depth int) (string, bool) {
 	format, ok := c.evalString(call.Args[0], f, depth+1)
 	if !ok {
 		return "", false
@@ -226,23 +226,23 @@ func (c *checker) evalSprintf(call *ast.CallExpr, f *frame, depth int) (string, 
 // function call invokes, and the frame binding its parameters to call's
 // arguments: a function or method of the package, or an interface method,
 // for each of the package's methods that implement it.
-func (c *checker) eachResult(call *ast.CallExpr, f *frame, depth int, visit func(ast.Expr, *frame)) {
-	fn, _, ok := calleeOf(c.pass.TypesInfo, call)
+func (c *Package) eachResult(call *ast.CallExpr, f *frame, depth int, visit func(ast.Expr, *frame)) {
+	fn, _, ok := CalleeOf(c.Pass.TypesInfo, call)
 	if !ok || depth > evalDepth {
 		return
 	}
 	var decls []*ast.FuncDecl
-	if fd := c.funcs[fn]; fd != nil {
+	if fd := c.Funcs[fn]; fd != nil {
 		decls = append(decls, fd)
-	} else if isInterfaceMethod(fn) {
-		decls = c.implementations(fn)
+	} else if IsInterfaceMethod(fn) {
+		decls = c.Implementations(fn)
 	}
 	for _, fd := range decls {
 		inner := &frame{args: map[types.Object]ast.Expr{}, caller: f}
 		i := 0
 		for _, field := range fd.Type.Params.List {
 			for _, id := range field.Names {
-				if obj := c.pass.TypesInfo.Defs[id]; obj != nil && i < len(call.Args) {
+				if obj := c.Pass.TypesInfo.Defs[id]; obj != nil && i < len(call.Args) {
 					inner.args[obj] = call.Args[i]
 				}
 				i++
@@ -265,9 +265,9 @@ func (c *checker) eachResult(call *ast.CallExpr, f *frame, depth int, visit func
 	}
 }
 
-// implementations returns the package's methods that implement the
+// Implementations returns the package's methods that implement the
 // interface method m.
-func (c *checker) implementations(m *types.Func) []*ast.FuncDecl {
+func (c *Package) Implementations(m *types.Func) []*ast.FuncDecl {
 	sig, ok := m.Type().(*types.Signature)
 	if !ok || sig.Recv() == nil {
 		return nil
@@ -277,13 +277,13 @@ func (c *checker) implementations(m *types.Func) []*ast.FuncDecl {
 		return nil
 	}
 	var out []*ast.FuncDecl
-	for _, ptr := range pointerTypes(c.pass.Pkg) {
+	for _, ptr := range PointerTypes(c.Pass.Pkg) {
 		if !types.Implements(ptr, iface) {
 			continue
 		}
 		obj, _, _ := types.LookupFieldOrMethod(ptr, true, m.Pkg(), m.Name())
 		if impl, ok := obj.(*types.Func); ok {
-			if fd := c.funcs[impl]; fd != nil {
+			if fd := c.Funcs[impl]; fd != nil {
 				out = append(out, fd)
 			}
 		}

@@ -155,11 +155,11 @@ func Helpers(a *analysis.Analyzer, pkgs []string) {
 // summary is in view: one the dsqllint command analysed first (Helpers),
 // or, package by package, one whose summary the imports carry.
 func (c *checker) helperPkg(p *types.Package) bool {
-	if p == c.pass.Pkg {
+	if p == c.Pass.Pkg {
 		return false
 	}
-	if c.settings.ModuleStage {
-		m := c.settings.Helpers.Load()
+	if c.Settings.ModuleStage {
+		m := c.Settings.Helpers.Load()
 		return m != nil && (*m)[p.Path()]
 	}
 	_, ok := c.importedSummaries()[p.Path()]
@@ -169,17 +169,17 @@ func (c *checker) helperPkg(p *types.Package) bool {
 // importedSummaries returns, by package, the summaries the package's
 // imports carry and it joins; read once.
 func (c *checker) importedSummaries() map[string]*txflow.Summary {
-	if c.imported != nil || c.pass.Pkg == nil || c.pass.ImportPackageFact == nil {
+	if c.imported != nil || c.Pass.Pkg == nil || c.Pass.ImportPackageFact == nil {
 		return c.imported
 	}
 	c.imported = map[string]*txflow.Summary{}
-	for _, imp := range c.pass.Pkg.Imports() {
+	for _, imp := range c.Pass.Pkg.Imports() {
 		var f txflow.Fact
-		if !c.pass.ImportPackageFact(imp, &f) {
+		if !c.Pass.ImportPackageFact(imp, &f) {
 			continue
 		}
-		for _, s := range f.Summaries(c.pass.Fset) {
-			if _, seen := c.imported[s.Pkg]; !seen && s.Pkg != c.pass.Pkg.Path() && c.joined(s) {
+		for _, s := range f.Summaries(c.Pass.Fset) {
+			if _, seen := c.imported[s.Pkg]; !seen && s.Pkg != c.Pass.Pkg.Path() && c.joined(s) {
 				c.imported[s.Pkg] = s
 			}
 		}
@@ -192,11 +192,11 @@ func (c *checker) importedSummaries() map[string]*txflow.Summary {
 // of the helpers outside it, Helper); with no module (GOPATH mode), those
 // of the same tree.
 func (c *checker) joined(s *txflow.Summary) bool {
-	if c.pass.Module != nil && c.pass.Module.Path != "" {
+	if c.Pass.Module != nil && c.Pass.Module.Path != "" {
 		return true
 	}
 	tree := func(path string) string { first, _, _ := strings.Cut(path, "/"); return first }
-	return s.Module == "" && tree(s.Pkg) == tree(c.pass.Pkg.Path())
+	return s.Module == "" && tree(s.Pkg) == tree(c.Pass.Pkg.Path())
 }
 
 // carried returns what the package's fact carries: its summary, when it
@@ -236,16 +236,16 @@ func (h *heldReports) flush() {
 // compare-and-swap result of an imported function the package drops),
 // each at a place in the package.
 func (c *checker) judgeWithImports(held *heldReports, texts []*Text) {
-	if c.pass.Pkg == nil || c.summary == nil {
+	if c.Pass.Pkg == nil || c.summary == nil {
 		return // nothing to join: the deferred flush reports them
 	}
-	m := txflow.JoinPackage(c.pass.Fset, c.pass.Pkg.Path(), append([]*txflow.Summary{c.summary}, carried(nil, c.importedSummaries())...))
+	m := txflow.JoinPackage(c.Pass.Fset, c.Pass.Pkg.Path(), append([]*txflow.Summary{c.summary}, carried(nil, c.importedSummaries())...))
 	mine := map[string]bool{}
-	for _, f := range c.pass.Files {
-		mine[c.pass.Fset.File(f.Pos()).Name()] = true
+	for _, f := range c.Pass.Files {
+		mine[c.Pass.Fset.File(f.Pos()).Name()] = true
 	}
 	for _, t := range texts {
-		if f := c.pass.Fset.File(t.Pos(0, false)); f != nil {
+		if f := c.Pass.Fset.File(t.Pos(0, false)); f != nil {
 			mine[f.Name()] = true
 		}
 	}
@@ -256,7 +256,7 @@ func (c *checker) judgeWithImports(held *heldReports, texts []*Text) {
 	held.diags = nil
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Pos < diags[j].Pos })
 	for _, d := range diags {
-		if f := c.pass.Fset.File(d.Pos); f != nil && mine[f.Name()] {
+		if f := c.Pass.Fset.File(d.Pos); f != nil && mine[f.Name()] {
 			held.report(d)
 		}
 	}

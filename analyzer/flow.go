@@ -20,39 +20,6 @@ import (
 // write's result dropped), DSQL005 (FOR UPDATE on a transaction nothing
 // retries), DSQL009/DSQL010 in driver options and pgx calls.
 
-// queryCall is a call of a known query method.
-type queryCall struct {
-	call *ast.CallExpr
-	key  callee
-	text *Text // nil when the SQL is not known
-	// Site is where the call sits (its retry context).
-	Site
-	// arg is the argument that holds the text; via is, for a call of one
-	// of the package's own query functions (sinks.go), the query call
-	// inside it that runs the text.
-	arg ast.Expr
-	via *queryCall
-	// handle is what the query runs on when the call's receiver is not
-	// (a squirrel builder's RunWith argument); nil otherwise.
-	handle ast.Expr
-}
-
-// runsOn returns the expression of the handle q runs on.
-func (c *checker) runsOn(q *queryCall) ast.Expr {
-	if q.handle != nil {
-		return q.handle
-	}
-	return callRecv(c.pass.TypesInfo, q.call)
-}
-
-// base returns the driver call that runs q's text.
-func (q *queryCall) base() *queryCall {
-	for q.via != nil {
-		q = q.via
-	}
-	return q
-}
-
 // beginCall is a call that starts a transaction.
 type beginCall struct {
 	call  *ast.CallExpr
@@ -65,29 +32,6 @@ type beginCall struct {
 	// 40001: DSQL005 has nothing to say, the module stage still follows
 	// what runs in it.
 	retried bool
-}
-
-const (
-	pkgSQL     = "database/sql"
-	pkgSQLX    = "github.com/jmoiron/sqlx"
-	pkgPGX     = "github.com/jackc/pgx/v5"
-	pkgPGXPool = "github.com/jackc/pgx/v5/pgxpool"
-	pkgOCC     = "github.com/dsqllint/dsqllint/runtime/occ"
-	pkgOCCPGX  = "github.com/dsqllint/dsqllint/runtime/occpgx"
-)
-
-var beginMethods = map[callee]bool{
-	{pkgSQL, "Begin", true}: true, {pkgSQL, "BeginTx", true}: true,
-	{pkgSQLX, "Beginx", true}: true, {pkgSQLX, "BeginTxx", true}: true, {pkgSQLX, "MustBegin", true}: true, {pkgSQLX, "MustBeginTx", true}: true,
-	{pkgPGX, "Begin", true}: true, {pkgPGX, "BeginTx", true}: true,
-	{pkgPGXPool, "Begin", true}: true, {pkgPGXPool, "BeginTx", true}: true,
-}
-
-var execMethods = map[callee]bool{
-	{pkgSQL, "Exec", true}: true, {pkgSQL, "ExecContext", true}: true,
-	{pkgSQLX, "NamedExec", true}: true, {pkgSQLX, "NamedExecContext", true}: true,
-	{pkgSQLX, "MustExec", true}: true, {pkgSQLX, "MustExecContext", true}: true,
-	{pkgPGX, "Exec", true}: true, {pkgPGXPool, "Exec", true}: true,
 }
 
 // conflictWords name a serialization failure (SQLSTATE 40001) where a
@@ -114,8 +58,8 @@ func (c *checker) retried(at Site) bool {
 // part). A closure's own retries are checked where it is called.
 func (c *checker) retryContext(at Site) (closure bool, loops []ast.Node) {
 	if at.Handed != nil {
-		fn, _, _ := calleeOf(c.pass.TypesInfo, at.Handed)
-		closure = c.settings.RetryFuncs.Has(fn) || c.retryHelper(fn)
+		fn, _, _ := CalleeOf(c.Pass.TypesInfo, at.Handed)
+		closure = c.Settings.RetryFuncs.Has(fn) || c.retryHelper(fn)
 	}
 	return closure, at.Loops
 }
@@ -125,7 +69,7 @@ func (c *checker) retryContext(at Site) (closure bool, loops []ast.Node) {
 // 40001, it calls one of its function parameters. A wrapper whose loop
 // only checks for broken connections is none.
 func (c *checker) retryHelper(fn *types.Func) bool {
-	fd := c.funcs[fn]
+	fd := c.Funcs[fn]
 	if fd == nil {
 		return false
 	}
@@ -135,9 +79,9 @@ func (c *checker) retryHelper(fn *types.Func) bool {
 	c.helpers[fd] = false // a recursive helper is judged by its loop
 	params := map[types.Object]bool{}
 	for _, field := range fd.Type.Params.List {
-		if _, ok := c.pass.TypesInfo.TypeOf(field.Type).Underlying().(*types.Signature); ok {
+		if _, ok := c.Pass.TypesInfo.TypeOf(field.Type).Underlying().(*types.Signature); ok {
 			for _, name := range field.Names {
-				params[c.pass.TypesInfo.Defs[name]] = true
+				params[c.Pass.TypesInfo.Defs[name]] = true
 			}
 		}
 	}
@@ -168,7 +112,7 @@ func (c *checker) callsParam(body ast.Node, params map[types.Object]bool) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
-			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && params[c.pass.TypesInfo.Uses[id]] {
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && params[c.Pass.TypesInfo.Uses[id]] {
 				found = true
 			}
 		}
@@ -230,28 +174,28 @@ func (c *checker) checksConflict(n ast.Node, depth int, pending *[]string) bool 
 		case *ast.BasicLit:
 			found = found || n.Kind == token.STRING && (strings.Contains(n.Value, "40001") || conflictWords.MatchString(n.Value))
 		case *ast.Ident:
-			obj := c.pass.TypesInfo.Uses[n]
+			obj := c.Pass.TypesInfo.Uses[n]
 			fn := asFunc(obj)
 			switch {
 			case conflictWords.MatchString(n.Name):
 				found = true
-			case c.funcs[fn] != nil && (isPredicate(fn) || retryWords.MatchString(n.Name)):
-				found = depth > 0 && c.checksConflict(c.funcs[fn].Body, depth-1, pending)
-			case fn != nil && fn.Pkg() == c.pass.Pkg && isInterfaceMethod(fn) && isPredicate(fn):
+			case c.Funcs[fn] != nil && (isPredicate(fn) || retryWords.MatchString(n.Name)):
+				found = depth > 0 && c.checksConflict(c.Funcs[fn].Body, depth-1, pending)
+			case fn != nil && fn.Pkg() == c.Pass.Pkg && IsInterfaceMethod(fn) && isPredicate(fn):
 				// A dialect's predicate: what the package's
 				// implementations check.
-				for _, fd := range c.implementations(fn) {
+				for _, fd := range c.Implementations(fn) {
 					found = found || depth > 0 && c.checksConflict(fd.Body, depth-1, pending)
 				}
 			case retryWords.MatchString(n.Name):
 				found = obj == nil || fn != nil
-			case fn != nil && isPredicate(fn) && pending != nil && (c.inModule(fn) || isInterfaceMethod(fn) && c.inModulePkg(fn.Pkg())):
-				*pending = append(*pending, c.key(fn))
+			case fn != nil && isPredicate(fn) && pending != nil && (c.inModule(fn) || IsInterfaceMethod(fn) && c.inModulePkg(fn.Pkg())):
+				*pending = append(*pending, c.Key(fn))
 			}
 			// An error value of the package (errConflict =
 			// errors.New("40001")) is judged by what it holds.
-			if v, ok := obj.(*types.Var); ok && !found && depth > 0 && v.Pkg() == c.pass.Pkg && v.Parent() == v.Pkg().Scope() {
-				if def, ok := c.defs[v]; ok {
+			if v, ok := obj.(*types.Var); ok && !found && depth > 0 && v.Pkg() == c.Pass.Pkg && v.Parent() == v.Pkg().Scope() {
+				if def, ok := c.Defs[v]; ok {
 					found = c.checksConflict(def, depth-1, pending)
 				}
 			}
@@ -274,10 +218,10 @@ func (c *checker) testsClass40(n ast.Node) bool {
 		if !ok || s.High == nil || s.Slice3 {
 			return false
 		}
-		tv := c.pass.TypesInfo.Types[s.High]
+		tv := c.Pass.TypesInfo.Types[s.High]
 		lowZero := s.Low == nil
 		if s.Low != nil {
-			lv := c.pass.TypesInfo.Types[s.Low]
+			lv := c.Pass.TypesInfo.Types[s.Low]
 			lowZero = lv.Value != nil && lv.Value.String() == "0"
 		}
 		return lowZero && tv.Value != nil && tv.Value.String() == "2"
@@ -286,7 +230,7 @@ func (c *checker) testsClass40(n ast.Node) bool {
 	case *ast.BinaryExpr:
 		return n.Op == token.EQL && (is40(n.X) && prefix2(n.Y) || is40(n.Y) && prefix2(n.X))
 	case *ast.CallExpr:
-		fn, _ := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func)
+		fn, _ := typeutil.Callee(c.Pass.TypesInfo, n).(*types.Func)
 		if fn == nil || fn.Pkg() == nil {
 			return false
 		}
@@ -340,30 +284,30 @@ func asFunc(obj types.Object) *types.Func {
 
 // observeCall handles calls that matter to the Go-flow rules as they are
 // met: transaction begins, pgx savepoints, ORM and builder locking.
-func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, at Site) {
+func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key Callee, at Site) {
 	scope := at.Scope
-	if beginMethods[key] {
-		if recvNamed(fn, pkgPGX, "Tx") || recvNamed(fn, pkgPGXPool, "Tx") {
+	if BeginMethods[key] {
+		if recvNamed(fn, PkgPGX, "Tx") || recvNamed(fn, PkgPGXPool, "Tx") {
 			c.reportGo("DSQL010", call.Pos(), call.End(), rules.NestedTxMessage, nil)
 			return
 		}
-		if tx := assignedVar(c.pass.TypesInfo, at.Parent, call); tx != nil {
-			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.pkg, pkgPGX), retried: c.retried(at), loop: c.loopAround(at)})
+		if tx := assignedVar(c.Pass.TypesInfo, at.Parent, call); tx != nil {
+			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.Pkg, PkgPGX), retried: c.retried(at), loop: c.loopAround(at)})
 		}
 		return
 	}
 	if pgx, ok := projectBegin(fn); ok {
-		if tx := assignedVar(c.pass.TypesInfo, at.Parent, call); tx != nil {
+		if tx := assignedVar(c.Pass.TypesInfo, at.Parent, call); tx != nil {
 			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: pgx, retried: c.retried(at), loop: c.loopAround(at)})
 		}
 		return
 	}
-	if key.pkg == pkgPGX && !key.method && (key.name == "BeginFunc" || key.name == "BeginTxFunc") && len(call.Args) > 0 {
+	if key.Pkg == PkgPGX && !key.Method && (key.Name == "BeginFunc" || key.Name == "BeginTxFunc") && len(call.Args) > 0 {
 		// pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error { ... }) begins a
 		// transaction, runs the closure on it and commits: its parameter
 		// is the transaction, begun here.
 		if lit, ok := ast.Unparen(call.Args[len(call.Args)-1]).(*ast.FuncLit); ok && len(lit.Type.Params.List) > 0 && len(lit.Type.Params.List[0].Names) > 0 {
-			if tx := c.pass.TypesInfo.Defs[lit.Type.Params.List[0].Names[0]]; tx != nil {
+			if tx := c.Pass.TypesInfo.Defs[lit.Type.Params.List[0].Names[0]]; tx != nil {
 				c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: true, retried: c.retried(at), loop: c.loopAround(at)})
 			}
 		}
@@ -381,7 +325,7 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key callee, at
 // is none.
 func projectBegin(fn *types.Func) (pgx, ok bool) {
 	sig, isSig := fn.Type().(*types.Signature)
-	if !isSig || sig.Recv() == nil || !strings.HasPrefix(fn.Name(), "Begin") || dbPackages[fn.Pkg().Path()] ||
+	if !isSig || sig.Recv() == nil || !strings.HasPrefix(fn.Name(), "Begin") || DbPackages[fn.Pkg().Path()] ||
 		sig.Results().Len() != 2 || !isError(sig.Results().At(1).Type()) {
 		return false, false
 	}
@@ -413,7 +357,7 @@ func txMethods(t types.Type) (pgx, ok bool) {
 		return false, false
 	}
 	if sig, ok := commit.Type().(*types.Signature); ok && sig.Params().Len() > 0 {
-		pgx = isNamed(sig.Params().At(0).Type(), "context", "Context", false)
+		pgx = IsNamed(sig.Params().At(0).Type(), "context", "Context", false)
 	}
 	return pgx, true
 }
@@ -453,235 +397,24 @@ func assignedVar(info *types.Info, parent ast.Node, call *ast.CallExpr) types.Ob
 	return nil
 }
 
-// observeAssign tracks variables so that q := "..."; tx.Exec(q) is followed:
-// a variable assigned again is not trusted.
-func (c *checker) observeAssign(a *ast.AssignStmt) {
-	if a.Tok == token.DEFINE && len(a.Lhs) == 3 && len(a.Rhs) == 1 {
-		// sql, args, err := builder.ToSql(): sql is the builder's text.
-		if call, ok := ast.Unparen(a.Rhs[0]).(*ast.CallExpr); ok {
-			if name, recv, ok := c.squirrelMethod(call); ok && name == "ToSql" && recv != nil {
-				if id, ok := a.Lhs[0].(*ast.Ident); ok && c.pass.TypesInfo.Defs[id] != nil {
-					c.defs[c.pass.TypesInfo.Defs[id]] = call
-				}
-				return
-			}
-		}
-	}
-	if a.Tok == token.DEFINE && len(a.Lhs) > 1 && len(a.Rhs) == 1 {
-		// q, err := adapter.NextOffsetQuery(...): q is the call's first
-		// result, which is what data flow reads of a call.
-		if _, isCall := ast.Unparen(a.Rhs[0]).(*ast.CallExpr); isCall {
-			if id, ok := a.Lhs[0].(*ast.Ident); ok {
-				if obj := c.pass.TypesInfo.Defs[id]; obj != nil {
-					c.results[obj] = a.Rhs[0]
-				}
-			}
-		}
-	}
-	for i, lhs := range a.Lhs {
-		id, ok := lhs.(*ast.Ident)
-		if !ok {
-			continue
-		}
-		if a.Tok == token.ASSIGN && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
-			// q = q.Where(...) on a squirrel builder defined once: a step.
-			if obj := c.pass.TypesInfo.Uses[id]; obj != nil && isSquirrelBuilder(obj.Type()) {
-				if _, ok := c.defs[obj]; ok {
-					var steps []*ast.CallExpr
-					if c.squirrelStepsOnto(a.Rhs[0], obj, &steps, 0) {
-						c.builderSteps[obj] = append(c.builderSteps[obj], a.Rhs[0])
-						continue
-					}
-				}
-			}
-		}
-		if a.Tok == token.DEFINE && len(a.Lhs) == len(a.Rhs) {
-			if obj := c.pass.TypesInfo.Defs[id]; obj != nil {
-				c.defs[obj] = a.Rhs[i]
-				continue
-			}
-		}
-		if obj := c.pass.TypesInfo.Uses[id]; obj != nil {
-			if _, ok := c.defs[obj]; ok && a.Tok == token.ADD_ASSIGN && len(a.Rhs) == 1 && c.isStringExpr(a.Rhs[0]) {
-				c.prov = &provenance{}
-				v, ok := c.knownString(a.Rhs[0])
-				if !ok {
-					// A piece known only at run time (a filter, a
-					// placeholder list) stands for a name or for nothing.
-					c.evalSteps = 0
-					if v, ok = c.evalString(a.Rhs[0], nil, 0); !ok {
-						v = " " + sqlparse.HoleIdent + " "
-					}
-				}
-				c.appends[obj] = append(c.appends[obj], v)
-				c.appendOrigins[obj] = append(c.appendOrigins[obj], c.prov.ranges...)
-				c.prov = nil
-				continue
-			}
-			delete(c.defs, obj)
-			delete(c.results, obj)
-			delete(c.appends, obj)
-			delete(c.appendOrigins, obj)
-		}
-	}
-}
-
-// knownString returns the value of a string expression known at analysis
-// time in full (eval.go, with no piece left to run time): a constant, the
-// longest constant a package function or a method the package implements
-// returns (a dialect's LockClause()), a local variable defined once from
-// one, or a concatenation of these.
-func (c *checker) knownString(e ast.Expr) (string, bool) {
-	c.evalSteps = 0
-	s, ok := c.evalString(e, nil, 0)
-	return s, ok && !strings.Contains(s, sqlparse.HoleIdent)
-}
-
-// builderOf returns the strings.Builder (or bytes.Buffer) variable whose
-// method named method the call is, or nil.
-func (c *checker) builderOf(call *ast.CallExpr, method string) types.Object {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != method {
-		return nil
-	}
-	id, ok := ast.Unparen(sel.X).(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	obj := c.pass.TypesInfo.Uses[id]
-	if obj == nil {
-		return nil
-	}
-	t := obj.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil &&
-		(n.Obj().Pkg().Path() == "strings" && n.Obj().Name() == "Builder" || n.Obj().Pkg().Path() == "bytes" && n.Obj().Name() == "Buffer") {
-		return obj
-	}
-	return nil
-}
-
-// observeWrite keeps what a strings.Builder is given: b.WriteString(x)
-// with x known; anything unknown ends what is known of the builder.
-func (c *checker) observeWrite(call *ast.CallExpr) {
-	b := c.builderOf(call, "WriteString")
-	if b == nil || len(call.Args) != 1 {
-		return
-	}
-	if v, ok := c.knownString(call.Args[0]); ok {
-		c.appends[b] = append(c.appends[b], v)
-		return
-	}
-	// An unknown piece (a table name, a list): it stands for a name.
-	c.appends[b] = append(c.appends[b], " "+sqlparse.HoleIdent+" ")
-}
-
-// indirectText returns the SQL of a query argument that is a fmt.Sprintf
-// call with a constant format, or a local variable defined once: a Ref text
-// for the flow rules (the SQL itself is reported where it is written).
-func (c *checker) indirectText(arg ast.Expr) (sql *Text) {
-	outer := c.prov
-	c.prov = &provenance{}
-	defer func() {
-		p := c.prov
-		c.prov = outer
-		if outer != nil {
-			outer.ranges = append(outer.ranges, p.ranges...)
-			outer.consts = append(outer.consts, p.consts...)
-		}
-		if sql != nil {
-			sql.origins, sql.consts = append(sql.origins, p.ranges...), append(sql.consts, p.consts...)
-		}
-	}()
-	arg = ast.Unparen(arg)
-	switch a := arg.(type) {
-	case *ast.CallExpr:
-		if name, recv, ok := c.squirrelMethod(a); ok && name == "ToSql" && recv != nil {
-			sql, _ = c.squirrelText(recv)
-		} else if b := c.builderOf(a, "String"); b != nil && len(c.appends[b]) > 0 {
-			sql = opaqueText(strings.Join(c.appends[b], ""), arg)
-		} else if fn, _, ok := calleeOf(c.pass.TypesInfo, a); ok && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(a.Args) > 0 {
-			if v := c.constString(a.Args[0]); v != nil {
-				c.noteOrigin(a.Args[0])
-				sql = opaqueText(*v, arg)
-			}
-		} else if ok && c.isStringExpr(a) {
-			// A function that rewrites a constant query (Temporal's
-			// SwitchTaskQueuesTable(lockTaskQueueQry, v)) runs that query.
-			for _, x := range a.Args {
-				if v := c.constString(x); v != nil && sqlparse.LooksLikeSQL(*v) {
-					c.noteOrigin(x)
-					sql = opaqueText(*v, arg)
-					break
-				}
-			}
-		}
-	case *ast.Ident:
-		obj := c.pass.TypesInfo.Uses[a]
-		if def, ok := c.defs[obj]; ok {
-			s := ""
-			if t := c.textOf(def); t != nil {
-				s = t.SQL
-				c.noteOrigin(def)
-			} else if v := c.constString(def); v != nil {
-				s = *v
-				c.noteOrigin(def)
-			}
-			if s != "" {
-				// With the constants added to it since, the fullest variant.
-				c.noteRanges(c.appendOrigins[obj])
-				sql = opaqueText(s+strings.Join(c.appends[obj], ""), arg)
-			} else if call, isCall := ast.Unparen(def).(*ast.CallExpr); isCall {
-				if t := c.indirectText(call); t != nil { // q, args, err := builder.ToSql()
-					sql = opaqueText(t.SQL, arg)
-				}
-			}
-		}
-	}
-	if sql == nil {
-		// A statement handed back by another function, as a string or
-		// in a struct field, or made by Sprintf into a variable (eval.go).
-		switch arg.(type) {
-		case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr:
-			c.evalSteps = 0
-			if s, ok := c.evalString(arg, nil, 0); ok && sqlparse.LooksLikeSQL(s) {
-				sql = opaqueText(s, arg)
-			}
-		}
-	}
-	if sql != nil {
-		sql.Node, sql.Known, sql.Ref = arg, true, true
-	}
-	return sql
-}
-
-// opaqueText is a text that maps as a whole to the expression e.
-func opaqueText(s string, e ast.Node) *Text {
-	var b textBuilder
-	b.opaque(s, e)
-	return b.text()
-}
-
 // reportGo reports a Go-flow finding unless the rule is off or a
 // //dsqllint:ignore silences it.
 func (c *checker) reportGo(id string, pos, end token.Pos, msg string, fix *analysis.SuggestedFix, related ...analysis.RelatedInformation) {
 	r := rules.ByID(id)
-	if r == nil || !c.settings.Cfg.Enabled(id) || c.suppressedAt(id, pos, nil) || c.generated[c.fileOf(pos)] {
+	if r == nil || !c.Settings.Cfg.Enabled(id) || c.SuppressedAt(id, pos, nil) || c.Generated[c.FileOf(pos)] {
 		return // (nobody edits sqlc's Go; its query file is checked)
 	}
 	d := analysis.Diagnostic{Pos: pos, End: end, Category: r.ID, Message: r.Prefix() + msg, URL: r.DocURL(), Related: related}
 	if fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
-	c.pass.Report(d)
+	c.Pass.Report(d)
 }
 
 // observeLiteral checks sql.TxOptions / pgx.TxOptions isolation levels
 // (DSQL009) and gorm's clause.Locking (DSQL001, DSQL006).
 func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
-	t := c.pass.TypesInfo.TypeOf(lit)
+	t := c.Pass.TypesInfo.TypeOf(lit)
 	if t == nil {
 		return
 	}
@@ -690,7 +423,7 @@ func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
 		return
 	}
 	switch path, name := n.Obj().Pkg().Path(), n.Obj().Name(); {
-	case path == pkgSQL && name == "TxOptions":
+	case path == PkgSQL && name == "TxOptions":
 		c.isolationOption(lit, "Isolation", func(v constant.Value) bool {
 			l, ok := constant.Int64Val(v)
 			return ok && (l == 0 || l == 4 || l == 5) // default, RepeatableRead, Snapshot
@@ -698,7 +431,7 @@ func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
 			l, ok := constant.Int64Val(v)
 			return ok && l == 6 // LevelSerializable
 		}, scope)
-	case path == pkgPGX && name == "TxOptions":
+	case path == PkgPGX && name == "TxOptions":
 		c.isolationOption(lit, "IsoLevel", func(v constant.Value) bool {
 			s := constant.StringVal(v)
 			return s == "" || s == "repeatable read"
@@ -719,7 +452,7 @@ func (c *checker) isolationOption(lit *ast.CompositeLit, field string, ok, seria
 		if key, _ := kv.Key.(*ast.Ident); key == nil || key.Name != field {
 			continue
 		}
-		tv := c.pass.TypesInfo.Types[kv.Value]
+		tv := c.Pass.TypesInfo.Types[kv.Value]
 		if tv.Value == nil || ok(tv.Value) {
 			continue
 		}
@@ -738,8 +471,8 @@ func (c *checker) dropElement(lit *ast.CompositeLit, i int) analysis.TextEdit {
 		return analysis.TextEdit{Pos: e.Pos(), End: lit.Elts[i+1].Pos()}
 	}
 	end := e.End()
-	if src := c.source(e.Pos()); src != nil {
-		off := c.pass.Fset.Position(end).Offset
+	if src := c.Source(e.Pos()); src != nil {
+		off := c.Pass.Fset.Position(end).Offset
 		rest := src[off:]
 		trimmed := strings.TrimLeft(string(rest), " \t")
 		if strings.HasPrefix(trimmed, ",") {
@@ -752,32 +485,12 @@ func (c *checker) dropElement(lit *ast.CompositeLit, i int) analysis.TextEdit {
 	return analysis.TextEdit{Pos: e.Pos(), End: end}
 }
 
-// source returns the content of the Go file holding pos.
-func (c *checker) source(pos token.Pos) []byte {
-	f := c.pass.Fset.File(pos)
-	if f == nil {
-		return nil
-	}
-	if data, ok := c.files[f.Name()]; ok {
-		return data
-	}
-	var data []byte
-	if c.pass.ReadFile != nil {
-		data, _ = c.pass.ReadFile(f.Name())
-	}
-	if c.files == nil {
-		c.files = map[string][]byte{}
-	}
-	c.files[f.Name()] = data
-	return data
-}
-
 // flow runs DSQL004 once every text is parsed.
 func (c *checker) flow(scripts map[*Text]*sqlparse.Script) {
-	cfg := c.settings.Cfg
-	for _, q := range c.queries {
-		s := scripts[q.text]
-		if s == nil || !execMethods[q.key] {
+	cfg := c.Settings.Cfg
+	for _, q := range c.Queries {
+		s := scripts[q.Text]
+		if s == nil || !ExecMethods[q.Key] {
 			continue
 		}
 		for _, st := range s.Stmts {

@@ -35,7 +35,7 @@ func F() {}
 	for _, obj := range info.Defs {
 		if fn, ok := obj.(*types.Func); ok {
 			n++
-			if got, want := funcKey(fn), fn.FullName(); got != want {
+			if got, want := FuncKey(fn), fn.FullName(); got != want {
 				t.Errorf("funcKey = %q, want %q", got, want)
 			}
 		}

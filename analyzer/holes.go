@@ -17,7 +17,7 @@ import (
 // Statements naming the same one then share their fences (DSQL003); a
 // function's parameter could name any table, and stays unknown. The
 // cached script is not changed: the statements renamed are copies.
-func (c *checker) nameHoles(t *Text, s *sqlparse.Script) *sqlparse.Script {
+func (c *Package) nameHoles(t *Text, s *sqlparse.Script) *sqlparse.Script {
 	var out *sqlparse.Script
 	for i, st := range s.Stmts {
 		if !namesHole(st) {
@@ -114,12 +114,12 @@ func copyTables(st *sqlparse.Statement) *sqlparse.Statement {
 
 // holeName names the table at offset off of t's SQL after the Go
 // expression that fills it there, or "".
-func (c *checker) holeName(t *Text, off int) string {
-	for _, p := range t.pieces {
+func (c *Package) holeName(t *Text, off int) string {
+	for _, p := range t.Pieces {
 		if off < p.start || off >= p.end {
 			continue
 		}
-		if p.opaque {
+		if p.Opaque {
 			return c.exprName(p.expr)
 		}
 		lit, ok := t.Node.(*ast.BasicLit)
@@ -164,8 +164,8 @@ func verbIndex(format string, off int) int {
 
 // exprName names what a Go expression refers to when it says which table
 // it is: Type.field, Type.method, a package variable or function.
-func (c *checker) exprName(e ast.Expr) string {
-	info := c.pass.TypesInfo
+func (c *Package) exprName(e ast.Expr) string {
+	info := c.Pass.TypesInfo
 	switch x := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
 		return c.exprName(x.Fun)

@@ -33,7 +33,7 @@ var nonSQLClients = []string{
 // MySQL SQL: the drivers and builders the Go-flow rules follow, and the
 // common ORMs and drivers besides.
 func sqlClient(path string) bool {
-	if dbPackages[path] {
+	if DbPackages[path] {
 		return true
 	}
 	for _, p := range []string{
@@ -47,9 +47,9 @@ func sqlClient(path string) bool {
 	return false
 }
 
-// onlyNonSQLClient reports a package whose only database client is a
+// OnlyNonSQLClient reports a package whose only database client is a
 // non-SQL one: none of its strings is SQL.
-func onlyNonSQLClient(pkg *types.Package) bool {
+func OnlyNonSQLClient(pkg *types.Package) bool {
 	if pkg == nil {
 		return false
 	}
@@ -66,22 +66,22 @@ func onlyNonSQLClient(pkg *types.Package) bool {
 }
 
 // isNonSQLCall reports a call of a non-SQL client's function or method.
-func (c *checker) isNonSQLCall(call *ast.CallExpr) bool {
-	fn, _, ok := calleeOf(c.pass.TypesInfo, call)
+func (c *Package) isNonSQLCall(call *ast.CallExpr) bool {
+	fn, _, ok := CalleeOf(c.Pass.TypesInfo, call)
 	return ok && nonSQLClient(fn.Pkg().Path())
 }
 
 // markNonSQLArgs records the constants and variables a non-SQL call
 // runs, directly or as the format of fmt.Sprintf, so that their texts
 // are not checked.
-func (c *checker) markNonSQLArgs(call *ast.CallExpr) {
-	info := c.pass.TypesInfo
+func (c *Package) markNonSQLArgs(call *ast.CallExpr) {
+	info := c.Pass.TypesInfo
 	for _, a := range call.Args {
 		a = ast.Unparen(a)
 		if inner, ok := a.(*ast.CallExpr); ok && isSprintf(info, inner) && len(inner.Args) > 0 {
 			a = ast.Unparen(inner.Args[0])
 		}
-		if id := ident(a); id != nil {
+		if id := Ident(a); id != nil {
 			if obj := info.Uses[id]; obj != nil {
 				c.nonSQL[obj] = true
 			}
@@ -91,7 +91,7 @@ func (c *checker) markNonSQLArgs(call *ast.CallExpr) {
 
 // nonSQLArg reports whether the expression on top of the stack is an
 // argument of a non-SQL call, directly or through fmt.Sprintf.
-func (c *checker) nonSQLArg(stack []ast.Node) bool {
+func (c *Package) nonSQLArg(stack []ast.Node) bool {
 	for i := len(stack) - 2; i >= 0; i-- {
 		switch p := stack[i].(type) {
 		case *ast.ParenExpr, *ast.BinaryExpr:
@@ -100,7 +100,7 @@ func (c *checker) nonSQLArg(stack []ast.Node) bool {
 			if c.isNonSQLCall(p) {
 				return true
 			}
-			if !isSprintf(c.pass.TypesInfo, p) {
+			if !isSprintf(c.Pass.TypesInfo, p) {
 				return false
 			}
 			continue
@@ -111,6 +111,6 @@ func (c *checker) nonSQLArg(stack []ast.Node) bool {
 }
 
 func isSprintf(info *types.Info, call *ast.CallExpr) bool {
-	fn, key, ok := calleeOf(info, call)
-	return ok && key.pkg == "fmt" && strings.HasPrefix(fn.Name(), "Sprint")
+	fn, key, ok := CalleeOf(info, call)
+	return ok && key.Pkg == "fmt" && strings.HasPrefix(fn.Name(), "Sprint")
 }

@@ -38,7 +38,7 @@ func (c *checker) gormLocking(lit *ast.CompositeLit, scope ast.Node) {
 			continue
 		}
 		key, _ := kv.Key.(*ast.Ident)
-		tv := c.pass.TypesInfo.Types[kv.Value]
+		tv := c.Pass.TypesInfo.Types[kv.Value]
 		if key == nil || tv.Value == nil || tv.Value.Kind() != constant.String {
 			continue
 		}
@@ -74,7 +74,7 @@ var gormStrengths = map[string]sqlparse.Strength{
 // sharedStrength names the clause a gorm strength renders when DSQL001
 // applies to it.
 func (c *checker) sharedStrength(v string) string {
-	if s, ok := gormStrengths[v]; ok && c.settings.Cfg.RejectsStrength(s) {
+	if s, ok := gormStrengths[v]; ok && c.Settings.Cfg.RejectsStrength(s) {
 		return s.String()
 	}
 	return ""
@@ -110,7 +110,7 @@ func (c *checker) observeORM(call *ast.CallExpr, fn *types.Func, scope ast.Node)
 	}
 	if fn.Name() == "For" && strings.HasPrefix(fn.Pkg().Path(), pkgBun) && len(call.Args) == 1 {
 		// bun's q.For("UPDATE SKIP LOCKED") renders FOR UPDATE ...
-		if v := c.constString(call.Args[0]); v != nil {
+		if v := c.ConstString(call.Args[0]); v != nil {
 			if s, ok := bunStrength(*v); ok {
 				c.ormLocks = append(c.ormLocks, goLock{call.Args[0].Pos(), call.Args[0].End(), scope, s})
 			}
@@ -140,7 +140,7 @@ func (c *checker) observeORM(call *ast.CallExpr, fn *types.Func, scope ast.Node)
 	} else {
 		c.ormLocks = append(c.ormLocks, goLock{sel.Sel.Pos(), sel.Sel.End(), scope, strength})
 	}
-	if strength != 0 && c.settings.Cfg.RejectsStrength(strength) {
+	if strength != 0 && c.Settings.Cfg.RejectsStrength(strength) {
 		lib := "goqu"
 		if ent {
 			lib = "ent"
@@ -173,7 +173,7 @@ func (c *checker) waitOption(e ast.Expr) {
 		if !ok {
 			return true
 		}
-		obj := c.pass.TypesInfo.Uses[id]
+		obj := c.Pass.TypesInfo.Uses[id]
 		if obj == nil || obj.Pkg() == nil || (obj.Name() != "NoWait" && obj.Name() != "SkipLocked") {
 			return true
 		}
@@ -193,5 +193,5 @@ func takesEntLockOption(fn *types.Func) bool {
 		return false
 	}
 	s, ok := sig.Params().At(0).Type().(*types.Slice)
-	return ok && isNamed(s.Elem(), pkgEntSQL, "LockOption", false)
+	return ok && IsNamed(s.Elem(), pkgEntSQL, "LockOption", false)
 }

@@ -23,9 +23,9 @@ import (
 // poolTypes are the handles on which a statement runs outside any
 // transaction: DSQL runs it as a transaction of its own.
 var poolTypes = map[[2]string]bool{
-	{pkgSQL, "DB"}: true, {pkgSQL, "Conn"}: true,
-	{pkgSQLX, "DB"}: true, {pkgSQLX, "Conn"}: true,
-	{pkgPGXPool, "Pool"}: true, {pkgPGXPool, "Conn"}: true, {pkgPGX, "Conn"}: true,
+	{PkgSQL, "DB"}: true, {PkgSQL, "Conn"}: true,
+	{PkgSQLX, "DB"}: true, {PkgSQLX, "Conn"}: true,
+	{PkgPGXPool, "Pool"}: true, {PkgPGXPool, "Conn"}: true, {PkgPGX, "Conn"}: true,
 }
 
 // onPool reports whether the handle x is a pool or a connection (never a
@@ -34,7 +34,7 @@ func (c *checker) onPool(x ast.Expr) (ok, pgx bool) {
 	if x == nil {
 		return false, false
 	}
-	t := c.pass.TypesInfo.TypeOf(x)
+	t := c.Pass.TypesInfo.TypeOf(x)
 	if p, isPtr := t.(*types.Pointer); isPtr {
 		t = p.Elem()
 	}
@@ -43,7 +43,7 @@ func (c *checker) onPool(x ast.Expr) (ok, pgx bool) {
 		return false, false
 	}
 	path := n.Obj().Pkg().Path()
-	return poolTypes[[2]string{path, n.Obj().Name()}], strings.HasPrefix(path, pkgPGX)
+	return poolTypes[[2]string{path, n.Obj().Name()}], strings.HasPrefix(path, PkgPGX)
 }
 
 // lockIndex finds the package's lock sites by where their text is
@@ -66,7 +66,7 @@ func (x *lockIndex) sitesIn(from, to token.Pos) []token.Pos {
 
 // summarizeLocks records the package's lock sites and runs, and reports
 // DSQL005 for what the package alone shows.
-func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.Script, parsed []*parsedText, begins map[types.Object]int, bound map[any]int) {
+func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.Script, parsed []*Parsed, begins map[types.Object]int, bound map[any]int) {
 	idx := &lockIndex{byConst: map[types.Object][]token.Pos{}, sites: map[token.Pos]int{}}
 	addSite := func(l txflow.LockSite) {
 		if _, dup := idx.sites[l.Pos]; !dup {
@@ -77,17 +77,17 @@ func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.
 	// The texts where SQL is written: each FOR UPDATE a site.
 	scopeOf := map[token.Pos]ast.Node{} // a site's function, for uses of its text
 	for _, p := range parsed {
-		t := p.text
+		t := p.Text
 		if t.Ref || t.Generated {
 			continue
 		}
-		for _, st := range p.script.Stmts {
+		for _, st := range p.Script.Stmts {
 			l := c.rowLock(st)
 			if l == nil {
 				continue
 			}
 			site := txflow.LockSite{Pos: t.Pos(l.Span.Start, false), End: t.Pos(l.Span.End, true), What: lockWhat(l.Strength),
-				Test: t.Node != nil && c.inTest(t.Node.Pos())}
+				Test: t.Node != nil && c.InTest(t.Node.Pos())}
 			site.Quiet = c.silenced(p, st, site.Pos)
 			if t.Const != nil {
 				site.Const = constKey(t.Const)
@@ -104,8 +104,8 @@ func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.
 	sqlcLocks := c.sqlcLocks(scripts)
 	ran := map[token.Pos]bool{}
 	seenRun := map[string]bool{} // a call whose text is read twice (as written, by data flow) runs once
-	for _, q := range c.allQueries() {
-		sc := scripts[q.text]
+	for _, q := range c.AllQueries() {
+		sc := scripts[q.Text]
 		if sc == nil {
 			continue
 		}
@@ -115,7 +115,7 @@ func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.
 		}
 		r := c.lockRun(q, begins, bound)
 		switch {
-		case q.text.Generated || c.generated[c.fileOf(q.call.Pos())] && sqlcName(sc.Text) != "":
+		case q.Text.Generated || c.Generated[c.FileOf(q.Call.Pos())] && sqlcName(sc.Text) != "":
 			// sqlc's Go runs the query file's statement.
 			sp, ok := sqlcLocks[sqlcName(sc.Text)]
 			if !ok {
@@ -123,21 +123,21 @@ func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.
 			}
 			r.Sites = []token.Pos{sp[0]}
 		default:
-			r.Sites, r.Consts = c.textSites(q.text, idx)
+			r.Sites, r.Consts = c.textSites(q.Text, idx)
 		}
 		if len(r.Sites) == 0 && len(r.Consts) == 0 {
 			// Assembled where it runs (a clause appended at run time, a
 			// dialect's lock): the site is the text at the call.
-			t, l := q.text, c.rowLock(sc.Stmts[st])
+			t, l := q.Text, c.rowLock(sc.Stmts[st])
 			site := txflow.LockSite{Pos: t.Pos(l.Span.Start, false), End: t.Pos(l.Span.End, true), What: lockWhat(l.Strength),
-				Test: c.inTest(q.call.Pos())}
-			site.Quiet = c.suppressedAt("DSQL005", site.Pos, t.Node)
+				Test: c.InTest(q.Call.Pos())}
+			site.Quiet = c.SuppressedAt("DSQL005", site.Pos, t.Node)
 			addSite(site)
 			r.Sites = []token.Pos{site.Pos}
 		}
 		for _, p := range r.Sites {
 			ran[p] = true
-			if i, ok := idx.sites[p]; ok && execMethods[q.base().key] {
+			if i, ok := idx.sites[p]; ok && ExecMethods[q.Base().Key] {
 				s.Locks[i].Exec = true
 			}
 		}
@@ -171,22 +171,22 @@ func (c *checker) orphanLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.Scr
 		return
 	}
 	var held [][2]token.Pos // where the texts of the package's lock runs come from
-	for _, q := range c.allQueries() {
-		sc := scripts[q.text]
+	for _, q := range c.AllQueries() {
+		sc := scripts[q.Text]
 		if sc == nil || !slices.ContainsFunc(sc.Stmts, func(st *sqlparse.Statement) bool { return c.rowLock(st) != nil }) {
 			continue
 		}
-		for _, p := range q.text.pieces {
-			held = append(held, [2]token.Pos{p.pos, p.endPos})
+		for _, p := range q.Text.Pieces {
+			held = append(held, [2]token.Pos{p.Pos, p.EndPos})
 		}
-		held = append(held, q.text.origins...)
+		held = append(held, q.Text.Origins...)
 	}
 	for _, l := range append(slices.Clip(c.ormLocks), c.lockFragments...) {
 		if !c.lockSite(l.strength) || slices.ContainsFunc(held, func(r [2]token.Pos) bool { return r[0] <= l.pos && l.pos < r[1] }) {
 			continue
 		}
-		site := txflow.LockSite{Pos: l.pos, End: l.end, What: lockWhat(l.strength), Test: c.inTest(l.pos)}
-		site.Quiet = c.suppressedAt("DSQL005", l.pos, nil)
+		site := txflow.LockSite{Pos: l.pos, End: l.end, What: lockWhat(l.strength), Test: c.InTest(l.pos)}
+		site.Quiet = c.SuppressedAt("DSQL005", l.pos, nil)
 		addSite(site)
 		if key, _, _ := c.scopeFunc(l.scope); key != "" {
 			s.Runs = append(s.Runs, txflow.LockRun{Sites: []token.Pos{l.pos}, Func: key, Param: txflow.NoHandle, Begin: -1, Unfollowed: true, Pos: l.pos})
@@ -219,7 +219,7 @@ func (c *checker) rowLock(st *sqlparse.Statement) *sqlparse.Lock {
 // and what DSQL001 turns into one. A FOR KEY SHARE the target accepts
 // stays what it is.
 func (c *checker) lockSite(s sqlparse.Strength) bool {
-	return s == sqlparse.ForUpdate || c.settings.Cfg.RejectsStrength(s)
+	return s == sqlparse.ForUpdate || c.Settings.Cfg.RejectsStrength(s)
 }
 
 // lockWhat is how DSQL005 names a lock site of strength s.
@@ -232,18 +232,18 @@ func lockWhat(s sqlparse.Strength) string {
 
 // silenced reports a directive that silences DSQL005 at a statement: an
 // SQL one before it, or a Go one at its line or the line above.
-func (c *checker) silenced(p *parsedText, st *sqlparse.Statement, pos token.Pos) bool {
-	for _, d := range p.dirs {
-		if d.names("DSQL005") && d.stmt < len(p.script.Stmts) && p.script.Stmts[d.stmt] == st {
-			d.used = true
+func (c *checker) silenced(p *Parsed, st *sqlparse.Statement, pos token.Pos) bool {
+	for _, d := range p.Dirs {
+		if d.Names("DSQL005") && d.Stmt < len(p.Script.Stmts) && p.Script.Stmts[d.Stmt] == st {
+			d.Used = true
 			return true
 		}
 	}
 	var anchor ast.Node
-	if p.text.Node != nil {
-		anchor = p.text.Node
+	if p.Text.Node != nil {
+		anchor = p.Text.Node
 	}
-	return c.suppressedAt("DSQL005", pos, anchor)
+	return c.SuppressedAt("DSQL005", pos, anchor)
 }
 
 // constKey names a package-level constant (or variable) across packages;
@@ -268,15 +268,15 @@ func (c *checker) textSites(t *Text, idx *lockIndex) (sites []token.Pos, consts 
 			}
 		}
 	}
-	for _, p := range t.pieces {
-		if !p.opaque {
-			add(p.pos, p.endPos)
+	for _, p := range t.Pieces {
+		if !p.Opaque {
+			add(p.Pos, p.EndPos)
 		}
 	}
-	for _, r := range t.origins {
+	for _, r := range t.Origins {
 		add(r[0], r[1])
 	}
-	objs := t.consts
+	objs := t.Consts
 	if t.Const != nil {
 		objs = append([]types.Object{t.Const}, objs...)
 	}
@@ -288,7 +288,7 @@ func (c *checker) textSites(t *Text, idx *lockIndex) (sites []token.Pos, consts 
 					sites = append(sites, p)
 				}
 			}
-		} else if k := constKey(obj); k != "" && obj.Pkg() != c.pass.Pkg && !slices.Contains(consts, k) {
+		} else if k := constKey(obj); k != "" && obj.Pkg() != c.Pass.Pkg && !slices.Contains(consts, k) {
 			consts = append(consts, k)
 		}
 	}
@@ -298,12 +298,12 @@ func (c *checker) textSites(t *Text, idx *lockIndex) (sites []token.Pos, consts 
 // lockRun describes how the query call q runs its text: the function and
 // handle of the driver call, the retry around it, and the calls of the
 // package's own query functions it goes through.
-func (c *checker) lockRun(q *queryCall, begins map[types.Object]int, bound map[any]int) txflow.LockRun {
-	base := q.base()
+func (c *checker) lockRun(q *Query, begins map[types.Object]int, bound map[any]int) txflow.LockRun {
+	base := q.Base()
 	key, ft, recv := c.scopeFunc(base.Scope)
-	r := txflow.LockRun{Func: key, Param: txflow.NoHandle, Begin: -1, Pos: base.call.Pos(),
-		Retried: c.retried(base.Site) || occExec(base.key), Loop: c.pendingLoop(base.Loops)}
-	info := c.pass.TypesInfo
+	r := txflow.LockRun{Func: key, Param: txflow.NoHandle, Begin: -1, Pos: base.Call.Pos(),
+		Retried: c.retried(base.Site) || occExec(base.Key), Loop: c.pendingLoop(base.Loops)}
+	info := c.Pass.TypesInfo
 	if x := c.handleExpr(base); x != nil {
 		if b, ok := bound[boundKey(info, x)]; ok {
 			r.Begin = b
@@ -321,13 +321,13 @@ func (c *checker) lockRun(q *queryCall, begins map[types.Object]int, bound map[a
 		}
 	}
 	// Through query functions: pin each call on the way out.
-	chain := []*queryCall{}
-	for x := q; x != nil && x != base; x = x.via {
+	chain := []*Query{}
+	for x := q; x != nil && x != base; x = x.Via {
 		chain = append(chain, x)
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		from, _, _ := c.scopeFunc(chain[i].Scope)
-		r.Via = append(r.Via, txflow.Pin{Func: from, Pos: chain[i].call.Pos(), Retried: c.retried(chain[i].Site), Loop: c.pendingLoop(chain[i].Loops)})
+		r.Via = append(r.Via, txflow.Pin{Func: from, Pos: chain[i].Call.Pos(), Retried: c.retried(chain[i].Site), Loop: c.pendingLoop(chain[i].Loops)})
 	}
 	return r
 }
@@ -335,28 +335,28 @@ func (c *checker) lockRun(q *queryCall, begins map[types.Object]int, bound map[a
 // handleExpr is what a query call runs on: its receiver, the RunWith
 // handle of a builder, or the handle argument of a package function
 // (sqlx.Get(db, ...), occ.ExecWithRetry(ctx, db, ...)).
-func (c *checker) handleExpr(q *queryCall) ast.Expr {
-	if x := c.runsOn(q); x != nil {
+func (c *checker) handleExpr(q *Query) ast.Expr {
+	if x := c.RunsOn(q); x != nil {
 		return x
 	}
 	switch {
-	case q.key.pkg == pkgSQLX && !q.key.method && len(q.call.Args) > 0:
+	case q.Key.Pkg == PkgSQLX && !q.Key.Method && len(q.Call.Args) > 0:
 		i := 0
-		if strings.HasSuffix(q.key.name, "Context") {
+		if strings.HasSuffix(q.Key.Name, "Context") {
 			i = 1
 		}
-		if i < len(q.call.Args) {
-			return q.call.Args[i]
+		if i < len(q.Call.Args) {
+			return q.Call.Args[i]
 		}
-	case occExec(q.key) && len(q.call.Args) > 1:
-		return q.call.Args[1]
+	case occExec(q.Key) && len(q.Call.Args) > 1:
+		return q.Call.Args[1]
 	}
 	return nil
 }
 
 // occExec reports a call of occ's or occpgx's ExecWithRetry: a retry.
-func occExec(k callee) bool {
-	return (k.pkg == pkgOCC || k.pkg == pkgOCCPGX) && strings.HasPrefix(k.name, "ExecWithRetry")
+func occExec(k Callee) bool {
+	return (k.Pkg == PkgOCC || k.Pkg == PkgOCCPGX) && strings.HasPrefix(k.Name, "ExecWithRetry")
 }
 
 // readModifyWrites records, as sites of their own, the compare-and-swap
@@ -366,17 +366,17 @@ func (c *checker) readModifyWrites(s *txflow.Summary, scripts map[*Text]*sqlpars
 	for _, b := range c.begins {
 		aliases := c.txAliases(b.tx)
 		readFirst := map[ast.Node]bool{} // scopes that already read on the tx
-		var rmw *queryCall
+		var rmw *Query
 		locks := false
-		for _, q := range c.allQueries() {
-			recv := identObj(c.pass.TypesInfo, c.runsOn(q.base()))
-			sc := scripts[q.text]
+		for _, q := range c.AllQueries() {
+			recv := identObj(c.Pass.TypesInfo, c.RunsOn(q.Base()))
+			sc := scripts[q.Text]
 			if recv == nil || !aliases[recv] || sc == nil {
 				continue
 			}
 			for _, st := range sc.Stmts {
 				locks = locks || c.rowLock(st) != nil
-				if rmw == nil && readFirst[q.Scope] && rules.IsCASWrite(c.settings.Cfg, st) {
+				if rmw == nil && readFirst[q.Scope] && rules.IsCASWrite(c.Settings.Cfg, st) {
 					rmw = q
 				}
 				if st.Kind == sqlparse.KindSelect {
@@ -387,9 +387,9 @@ func (c *checker) readModifyWrites(s *txflow.Summary, scripts map[*Text]*sqlpars
 		if rmw == nil || locks {
 			continue
 		}
-		site := txflow.LockSite{Pos: rmw.call.Pos(), End: rmw.call.End(), What: "this read-modify-write", Exec: execMethods[rmw.key],
-			Test: c.inTest(rmw.call.Pos())}
-		site.Quiet = c.suppressedAt("DSQL005", site.Pos, nil)
+		site := txflow.LockSite{Pos: rmw.Call.Pos(), End: rmw.Call.End(), What: "this read-modify-write", Exec: ExecMethods[rmw.Key],
+			Test: c.InTest(rmw.Call.Pos())}
+		site.Quiet = c.SuppressedAt("DSQL005", site.Pos, nil)
 		addSite(site)
 		r := c.lockRun(rmw, begins, bound)
 		r.Sites = []token.Pos{site.Pos}
@@ -415,20 +415,20 @@ func (c *checker) constUses(s *txflow.Summary, idx *lockIndex) {
 	}
 	wanted := func(obj types.Object) (string, bool) {
 		cst, ok := obj.(*types.Const)
-		if !ok || !isStringType(cst.Type()) {
+		if !ok || !IsStringType(cst.Type()) {
 			return "", false
 		}
 		k := constKey(cst)
 		if k == "" || ran[k] {
 			return "", false
 		}
-		if cst.Pkg() == c.pass.Pkg {
+		if cst.Pkg() == c.Pass.Pkg {
 			return k, len(idx.byConst[cst]) > 0
 		}
 		return k, c.inModulePkg(cst.Pkg()) && containsFold(cst.Val().ExactString(), "for update")
 	}
 	var ids []*ast.Ident
-	for id, obj := range c.pass.TypesInfo.Uses {
+	for id, obj := range c.Pass.TypesInfo.Uses {
 		if _, ok := wanted(obj); ok {
 			ids = append(ids, id)
 		}
@@ -439,7 +439,7 @@ func (c *checker) constUses(s *txflow.Summary, idx *lockIndex) {
 	sort.Slice(ids, func(i, j int) bool { return ids[i].Pos() < ids[j].Pos() })
 	seen := map[[2]string]bool{}
 	for _, id := range ids {
-		obj := c.pass.TypesInfo.Uses[id]
+		obj := c.Pass.TypesInfo.Uses[id]
 		k, _ := wanted(obj)
 		scope := c.funcAt(id.Pos())
 		key, _, _ := c.scopeFunc(scope)
@@ -461,7 +461,7 @@ func (c *checker) constUses(s *txflow.Summary, idx *lockIndex) {
 // pos, or nil.
 func (c *checker) funcAt(pos token.Pos) ast.Node {
 	var found ast.Node
-	for _, f := range c.pass.Files {
+	for _, f := range c.Pass.Files {
 		if pos < f.Pos() || pos >= f.End() {
 			continue
 		}
@@ -490,14 +490,14 @@ func (c *checker) txAliases(tx types.Object) map[types.Object]bool {
 	frontier := []types.Object{tx}
 	for depth := 0; depth < 3 && len(frontier) > 0; depth++ {
 		var next []types.Object
-		for _, calls := range c.calls {
+		for _, calls := range c.Calls {
 			for _, lc := range calls {
-				for _, arg := range lc.call.Args {
+				for _, arg := range lc.Call.Args {
 					id, ok := ast.Unparen(arg).(*ast.Ident)
-					if !ok || !containsObj(frontier, c.pass.TypesInfo.Uses[id]) {
+					if !ok || !containsObj(frontier, c.Pass.TypesInfo.Uses[id]) {
 						continue
 					}
-					if p := paramAt(c.pass.TypesInfo, lc.fn, lc.call, arg); p != nil && !aliases[p] {
+					if p := paramAt(c.Pass.TypesInfo, lc.Fn, lc.Call, arg); p != nil && !aliases[p] {
 						aliases[p] = true
 						next = append(next, p)
 					}

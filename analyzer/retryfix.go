@@ -51,7 +51,7 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	if !ok || fd.Body == nil {
 		return refuse("the transaction begins in a function literal")
 	}
-	info := c.pass.TypesInfo
+	info := c.Pass.TypesInfo
 	list := fd.Body.List
 	at := -1
 	for i, st := range list {
@@ -72,9 +72,9 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 		return refuse("Begin does not declare its transaction and error")
 	}
 	tx, beginErr := info.Defs[txID], info.ObjectOf(errID)
-	sqlx := !b.pgx && !isNamed(tx.Type(), pkgSQL, "Tx", true) // run as the helper's *sql.Tx
+	sqlx := !b.pgx && !IsNamed(tx.Type(), PkgSQL, "Tx", true) // run as the helper's *sql.Tx
 	if at := c.escapes(fd.Body, tx); at != token.NoPos {
-		return refuse("the transaction escapes at line %d (stored, returned or handed on)", c.pass.Fset.Position(at).Line)
+		return refuse("the transaction escapes at line %d (stored, returned or handed on)", c.Pass.Fset.Position(at).Line)
 	}
 
 	// The function: ... (T, error) or error, unnamed.
@@ -142,17 +142,17 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	}
 
 	// The rewrite.
-	src := c.source(fd.Pos())
-	file := c.fileOf(fd.Pos())
+	src := c.Source(fd.Pos())
+	file := c.FileOf(fd.Pos())
 	if src == nil || file == nil {
 		return refuse("no source")
 	}
-	off := func(p token.Pos) int { return c.pass.Fset.Position(p).Offset }
-	pkg, name := pkgOCC, "occ"
-	txType, txPkg, txName := "*%s.Tx", pkgSQL, "sql"
+	off := func(p token.Pos) int { return c.Pass.Fset.Position(p).Offset }
+	pkg, name := PkgOCC, "occ"
+	txType, txPkg, txName := "*%s.Tx", PkgSQL, "sql"
 	if b.pgx {
-		pkg, name = pkgOCCPGX, "occpgx"
-		txType, txPkg, txName = "%s.Tx", pkgPGX, "pgx"
+		pkg, name = PkgOCCPGX, "occpgx"
+		txType, txPkg, txName = "%s.Tx", PkgPGX, "pgx"
 	}
 	var edits []analysis.TextEdit
 	name, ok1 := c.addImport(file, &edits, pkg, name)
@@ -276,7 +276,7 @@ func (c *checker) escapes(body *ast.BlockStmt, tx types.Object) token.Pos {
 		}
 		stack = append(stack, n)
 		id, ok := n.(*ast.Ident)
-		if !ok || c.pass.TypesInfo.Uses[id] != tx || at != token.NoPos {
+		if !ok || c.Pass.TypesInfo.Uses[id] != tx || at != token.NoPos {
 			return true
 		}
 		switch p := stack[len(stack)-2].(type) {
@@ -302,8 +302,8 @@ func (c *checker) escapes(body *ast.BlockStmt, tx types.Object) token.Pos {
 // rewrite's own text uses). An import whose end an edit inserts at loses
 // only its own text, so that the edits never overlap.
 func (c *checker) unusedImports(file *ast.File, from, to int, kept [][2]int, names map[string]bool, edits []analysis.TextEdit) []analysis.TextEdit {
-	info := c.pass.TypesInfo
-	off := func(p token.Pos) int { return c.pass.Fset.Position(p).Offset }
+	info := c.Pass.TypesInfo
+	off := func(p token.Pos) int { return c.Pass.Fset.Position(p).Offset }
 	dropped := func(at int) bool {
 		if at < from || at >= to {
 			return false
@@ -351,8 +351,8 @@ func (c *checker) unusedImports(file *ast.File, from, to int, kept [][2]int, nam
 // after it. A blank line between groups stays, and so does the end of an
 // import another edit inserts after.
 func (c *checker) dropImport(g *ast.GenDecl, i int, edits []analysis.TextEdit) analysis.TextEdit {
-	src := c.source(g.Pos())
-	off := func(p token.Pos) int { return c.pass.Fset.Position(p).Offset }
+	src := c.Source(g.Pos())
+	off := func(p token.Pos) int { return c.Pass.Fset.Position(p).Offset }
 	joined := func(a, b token.Pos) bool { // no blank line between
 		return src != nil && strings.Count(string(src[off(a):off(b)]), "\n") <= 1
 	}
@@ -377,11 +377,11 @@ func (c *checker) dropImport(g *ast.GenDecl, i int, edits []analysis.TextEdit) a
 
 // text is a node's source.
 func (c *checker) text(n ast.Node) string {
-	src := c.source(n.Pos())
+	src := c.Source(n.Pos())
 	if src == nil {
 		return ""
 	}
-	return string(src[c.pass.Fset.Position(n.Pos()).Offset:c.pass.Fset.Position(n.End()).Offset])
+	return string(src[c.Pass.Fset.Position(n.Pos()).Offset:c.Pass.Fset.Position(n.End()).Offset])
 }
 
 // beginsTx reports whether t has the BeginTx the helper calls:
@@ -397,13 +397,13 @@ func (c *checker) beginsTx(t types.Type, pgx bool) bool {
 		return false
 	}
 	sig := fn.Type().(*types.Signature)
-	if sig.Params().Len() != 2 || sig.Results().Len() != 2 || !isNamed(sig.Params().At(0).Type(), "context", "Context", false) {
+	if sig.Params().Len() != 2 || sig.Results().Len() != 2 || !IsNamed(sig.Params().At(0).Type(), "context", "Context", false) {
 		return false
 	}
 	if pgx {
-		return isNamed(sig.Params().At(1).Type(), pkgPGX, "TxOptions", false) && isNamed(sig.Results().At(0).Type(), pkgPGX, "Tx", false)
+		return IsNamed(sig.Params().At(1).Type(), PkgPGX, "TxOptions", false) && IsNamed(sig.Results().At(0).Type(), PkgPGX, "Tx", false)
 	}
-	return isNamed(sig.Params().At(1).Type(), pkgSQL, "TxOptions", true) && isNamed(sig.Results().At(0).Type(), pkgSQL, "Tx", true)
+	return IsNamed(sig.Params().At(1).Type(), PkgSQL, "TxOptions", true) && IsNamed(sig.Results().At(0).Type(), PkgSQL, "Tx", true)
 }
 
 // errCheck matches `if err != nil { return ... }`.
@@ -426,7 +426,7 @@ func (c *checker) isErrNotNil(e ast.Expr, err types.Object) bool {
 	}
 	id, ok := bin.X.(*ast.Ident)
 	nilID, ok2 := bin.Y.(*ast.Ident)
-	return ok && ok2 && nilID.Name == "nil" && c.pass.TypesInfo.ObjectOf(id) == err
+	return ok && ok2 && nilID.Name == "nil" && c.Pass.TypesInfo.ObjectOf(id) == err
 }
 
 // deferredRollback matches `defer tx.Rollback()` (with ctx for pgx), and
@@ -477,7 +477,7 @@ func (c *checker) rollbackCheck(st ast.Stmt, tx types.Object) bool {
 	}
 	call, ok := a.Rhs[0].(*ast.CallExpr)
 	id, ok2 := a.Lhs[0].(*ast.Ident)
-	if !ok || !ok2 || !c.txMethodCall(call, tx, "Rollback") || !c.isErrNotNil(is.Cond, c.pass.TypesInfo.ObjectOf(id)) {
+	if !ok || !ok2 || !c.txMethodCall(call, tx, "Rollback") || !c.isErrNotNil(is.Cond, c.Pass.TypesInfo.ObjectOf(id)) {
 		return false
 	}
 	r, ok := is.Body.List[0].(*ast.ReturnStmt)
@@ -491,7 +491,7 @@ func (c *checker) txMethodCall(call *ast.CallExpr, tx types.Object, name string)
 		return false
 	}
 	id, ok := sel.X.(*ast.Ident)
-	return ok && c.pass.TypesInfo.ObjectOf(id) == tx
+	return ok && c.Pass.TypesInfo.ObjectOf(id) == tx
 }
 
 // commitTail finds, from list[from], the Commit and the function's last
@@ -514,7 +514,7 @@ func (c *checker) commitTail(list []ast.Stmt, from int, tx types.Object, void bo
 	if n-2 >= from {
 		if is, ok := list[n-2].(*ast.IfStmt); ok && is.Init != nil && is.Else == nil && len(is.Body.List) == 1 {
 			if a, ok := is.Init.(*ast.AssignStmt); ok && len(a.Lhs) == 1 && len(a.Rhs) == 1 && c.commitCall(a.Rhs[0], tx) {
-				if id, ok := a.Lhs[0].(*ast.Ident); ok && c.isErrNotNil(is.Cond, c.pass.TypesInfo.ObjectOf(id)) {
+				if id, ok := a.Lhs[0].(*ast.Ident); ok && c.isErrNotNil(is.Cond, c.Pass.TypesInfo.ObjectOf(id)) {
 					if _, ret := is.Body.List[0].(*ast.ReturnStmt); ret {
 						return n - 2, n - 1, true
 					}
@@ -524,7 +524,7 @@ func (c *checker) commitTail(list []ast.Stmt, from int, tx types.Object, void bo
 	}
 	if n-3 >= from {
 		if a, ok := list[n-3].(*ast.AssignStmt); ok && len(a.Lhs) == 1 && len(a.Rhs) == 1 && c.commitCall(a.Rhs[0], tx) {
-			if id, ok := a.Lhs[0].(*ast.Ident); ok && c.errCheck(list[n-2], c.pass.TypesInfo.ObjectOf(id)) {
+			if id, ok := a.Lhs[0].(*ast.Ident); ok && c.errCheck(list[n-2], c.Pass.TypesInfo.ObjectOf(id)) {
 				return n - 3, n - 1, true
 			}
 		}
@@ -549,7 +549,7 @@ func (c *checker) usedIn(obj types.Object, stmts []ast.Stmt) bool {
 	used := false
 	for _, st := range stmts {
 		ast.Inspect(st, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == obj {
+			if id, ok := n.(*ast.Ident); ok && c.Pass.TypesInfo.Uses[id] == obj {
 				used = true
 			}
 			return !used
@@ -563,8 +563,8 @@ func (c *checker) usedIn(obj types.Object, stmts []ast.Stmt) bool {
 // drop (each just before a return of an error), or why the rewrite is
 // not exact.
 func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, tx, beginErr types.Object, void, sqlx bool) (dropped []ast.Stmt, needs []txflow.Need, why string) {
-	info := c.pass.TypesInfo
-	line := func(n ast.Node) int { return c.pass.Fset.Position(n.Pos()).Line }
+	info := c.Pass.TypesInfo
+	line := func(n ast.Node) int { return c.Pass.Fset.Position(n.Pos()).Line }
 	inside := func(obj types.Object) bool {
 		// declared between Begin and Commit: made afresh by each attempt
 		for _, st := range body {
@@ -706,7 +706,7 @@ func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, t
 // on the transaction that is no SELECT of a constant text, a function the
 // transaction is handed to, the helper's fn.
 func (c *checker) writes(body []ast.Stmt, tx types.Object, params map[types.Object]bool) []*ast.CallExpr {
-	info := c.pass.TypesInfo
+	info := c.Pass.TypesInfo
 	var calls []*ast.CallExpr
 	note := func(call *ast.CallExpr) { calls = append(calls, call) }
 	for _, st := range body {
@@ -743,7 +743,7 @@ func (c *checker) writes(body []ast.Stmt, tx types.Object, params map[types.Obje
 // of `n == 0` where n is the write's RowsAffected (res.RowsAffected(), or
 // a variable assigned from it).
 func (c *checker) wroteNothing(stack []ast.Node, write *ast.CallExpr, body []ast.Stmt) bool {
-	info := c.pass.TypesInfo
+	info := c.Pass.TypesInfo
 	// the write's result variable
 	var res types.Object
 	for _, st := range body {
@@ -813,11 +813,11 @@ func (c *checker) wroteNothing(stack []ast.Node, write *ast.CallExpr, body []ast
 // selectText reports a query call whose text, as the package's analysis
 // parsed it, is a SELECT that changes no data.
 func (c *checker) selectText(call *ast.CallExpr) bool {
-	for _, q := range c.queries {
-		if q.call != call {
+	for _, q := range c.Queries {
+		if q.Call != call {
 			continue
 		}
-		script := c.scripts[q.text]
+		script := c.Scripts[q.Text]
 		if script == nil || len(script.Stmts) == 0 {
 			return false
 		}
@@ -875,18 +875,18 @@ func isZeroValue(info *types.Info, e ast.Expr) bool {
 // from *sql.Tx, and parameters of that type, will do.
 func (c *checker) txUse(stack []ast.Node, sqlx bool) string {
 	id := stack[len(stack)-1]
-	line := c.pass.Fset.Position(id.Pos()).Line
+	line := c.Pass.Fset.Position(id.Pos()).Line
 	switch p := stack[len(stack)-2].(type) {
 	case *ast.SelectorExpr:
 		if p.Sel.Name == "Commit" || p.Sel.Name == "Rollback" {
 			return fmt.Sprintf("the transaction is committed or rolled back at line %d, between Begin and Commit", line)
 		}
-		if sel := c.pass.TypesInfo.Selections[p]; sqlx && (sel == nil || !isNamed(sel.Obj().(*types.Func).Type().(*types.Signature).Recv().Type(), pkgSQL, "Tx", true)) {
+		if sel := c.Pass.TypesInfo.Selections[p]; sqlx && (sel == nil || !IsNamed(sel.Obj().(*types.Func).Type().(*types.Signature).Recv().Type(), PkgSQL, "Tx", true)) {
 			return fmt.Sprintf("line %d calls sqlx's %s, which the helper's *sql.Tx does not have", line, p.Sel.Name)
 		}
 	case *ast.CallExpr:
 		for i, a := range p.Args {
-			if sig, ok := c.pass.TypesInfo.TypeOf(p.Fun).(*types.Signature); a == id && sqlx && ok && i < sig.Params().Len() && !isNamed(sig.Params().At(i).Type(), pkgSQL, "Tx", true) {
+			if sig, ok := c.Pass.TypesInfo.TypeOf(p.Fun).(*types.Signature); a == id && sqlx && ok && i < sig.Params().Len() && !IsNamed(sig.Params().At(i).Type(), PkgSQL, "Tx", true) {
 				return fmt.Sprintf("line %d hands the sqlx transaction to a function that wants more than *sql.Tx", line)
 			}
 		}
@@ -901,7 +901,7 @@ func (c *checker) txUse(stack []ast.Node, sqlx bool) string {
 // retry re-runs whole). A function of another package of the module is
 // returned as a need: the module stage knows what it does.
 func (c *checker) callRepeatable(call *ast.CallExpr, tx types.Object, params map[types.Object]bool, line func(ast.Node) int) (string, *txflow.Need) {
-	info := c.pass.TypesInfo
+	info := c.Pass.TypesInfo
 	if tv, ok := info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
 		return c.builtinRepeatable(call, func(types.Object) bool { return false }, line), nil
 	}
@@ -919,13 +919,13 @@ func (c *checker) callRepeatable(call *ast.CallExpr, tx types.Object, params map
 	if sig, ok := info.TypeOf(call.Fun).(*types.Signature); ok && errorWrapper(sig) {
 		return "", nil
 	}
-	fn, _, ok := calleeOf(info, call)
+	fn, _, ok := CalleeOf(info, call)
 	if !ok {
 		return fmt.Sprintf("line %d calls a function value, which a retry would call again", line(call)), nil
 	}
 	why, needs := c.funcRepeatable(fn, map[*types.Func]bool{})
 	if why != "" {
-		if c.funcs[fn] == nil {
+		if c.Funcs[fn] == nil {
 			return fmt.Sprintf("line %d calls %s.%s between Begin and Commit: a retry would repeat it, and dsqllint cannot show it has no effect outside the transaction", line(call), fn.Pkg().Name(), fn.Name()), nil
 		}
 		return fmt.Sprintf("line %d calls %s, which %s", line(call), fn.Name(), why), nil
@@ -945,15 +945,15 @@ func (c *checker) callRepeatable(call *ast.CallExpr, tx types.Object, params map
 // is itself the need; one of the standard library or of a driver is
 // harmless only if pureCall says so.
 func (c *checker) funcRepeatable(fn *types.Func, visiting map[*types.Func]bool) (string, []txflow.Need) {
-	if pureCall(fn) || txStatement(fn) || isInterfaceMethod(fn) && scanMethod(fn) || errorWrapper(fn.Type().(*types.Signature)) {
+	if pureCall(fn) || txStatement(fn) || IsInterfaceMethod(fn) && scanMethod(fn) || errorWrapper(fn.Type().(*types.Signature)) {
 		return "", nil
 	}
-	fd := c.funcs[fn]
+	fd := c.Funcs[fn]
 	if fd == nil || fd.Body == nil {
-		if fn.Pkg() == nil || fn.Pkg() == c.pass.Pkg || stdPath(fn.Pkg().Path()) || knownLibrary(fn.Pkg().Path()) || isInterfaceMethod(fn) {
+		if fn.Pkg() == nil || fn.Pkg() == c.Pass.Pkg || stdPath(fn.Pkg().Path()) || knownLibrary(fn.Pkg().Path()) || IsInterfaceMethod(fn) {
 			return "does more than statements on the transaction and computation", nil
 		}
-		return "", []txflow.Need{{Func: c.key(fn), Name: fn.Pkg().Name() + "." + fn.Name()}}
+		return "", []txflow.Need{{Func: c.Key(fn), Name: fn.Pkg().Name() + "." + fn.Name()}}
 	}
 	if e, ok := c.effects[fn]; ok {
 		return e.why, e.needs
@@ -973,7 +973,7 @@ func (c *checker) funcRepeatable(fn *types.Func, visiting map[*types.Func]bool) 
 // readsResult reports a method call on a statement's result (rows.Close,
 // stmt.Close): what may be deferred in the closure.
 func (c *checker) readsResult(call *ast.CallExpr) bool {
-	fn, _, ok := calleeOf(c.pass.TypesInfo, call)
+	fn, _, ok := CalleeOf(c.Pass.TypesInfo, call)
 	return ok && fn.Type().(*types.Signature).Recv() != nil && pureCall(fn)
 }
 
@@ -1008,7 +1008,7 @@ type funcEffects struct {
 // knownLibrary reports a package whose functions are not the module's:
 // drivers, ORMs, builders.
 func knownLibrary(path string) bool {
-	for _, p := range []string{pkgSQLX, "github.com/jackc/", "gorm.io/", "github.com/uptrace/bun", "github.com/Masterminds/squirrel",
+	for _, p := range []string{PkgSQLX, "github.com/jackc/", "gorm.io/", "github.com/uptrace/bun", "github.com/Masterminds/squirrel",
 		"github.com/lib/pq", "github.com/go-sql-driver/", "go.opentelemetry.io/", "github.com/prometheus/", "go.uber.org/", "github.com/sirupsen/"} {
 		if strings.HasPrefix(path, p) {
 			return true
@@ -1021,8 +1021,8 @@ func knownLibrary(path string) bool {
 // goroutine, no send, no adding to what it did not declare, and only
 // calls that are themselves repeatable.
 func (c *checker) bodyRepeatable(fd *ast.FuncDecl, visiting map[*types.Func]bool) (string, []txflow.Need) {
-	info := c.pass.TypesInfo
-	line := func(n ast.Node) int { return c.pass.Fset.Position(n.Pos()).Line }
+	info := c.Pass.TypesInfo
+	line := func(n ast.Node) int { return c.Pass.Fset.Position(n.Pos()).Line }
 	inside := func(obj types.Object) bool {
 		// declared in the body (a parameter's own variable too, not what
 		// it points to)
@@ -1054,7 +1054,7 @@ func (c *checker) bodyRepeatable(fd *ast.FuncDecl, visiting map[*types.Func]bool
 			if sig, ok := info.TypeOf(s.Fun).(*types.Signature); ok && errorWrapper(sig) {
 				break
 			}
-			fn, _, ok := calleeOf(info, s)
+			fn, _, ok := CalleeOf(info, s)
 			if !ok {
 				why = fmt.Sprintf("calls a function value (line %d)", line(s))
 				break
@@ -1083,7 +1083,7 @@ func (c *checker) builtinRepeatable(call *ast.CallExpr, inside func(types.Object
 	switch id.Name {
 	case "delete", "close", "clear", "copy":
 		if root := rootIdent(call.Args[0]); root != nil {
-			if obj := c.pass.TypesInfo.ObjectOf(root); obj != nil && inside(obj) {
+			if obj := c.Pass.TypesInfo.ObjectOf(root); obj != nil && inside(obj) {
 				return ""
 			}
 		}
@@ -1099,7 +1099,7 @@ func txStatement(fn *types.Func) bool {
 		return false
 	}
 	t := recv.Type()
-	return isNamed(t, pkgSQL, "Tx", true) || isNamed(t, pkgPGX, "Tx", false) || isNamed(t, pkgSQLX, "Tx", true)
+	return IsNamed(t, PkgSQL, "Tx", true) || IsNamed(t, PkgPGX, "Tx", false) || IsNamed(t, PkgSQLX, "Tx", true)
 }
 
 // pureCall reports a function or method that changes nothing a retry
@@ -1109,8 +1109,8 @@ func pureCall(fn *types.Func) bool {
 	path := fn.Pkg().Path()
 	if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
 		t := recv.Type()
-		for _, r := range [][2]string{{pkgSQL, "Rows"}, {pkgSQL, "Row"}, {pkgSQL, "Result"}, {pkgSQLX, "Rows"}, {pkgSQLX, "Row"}} {
-			if isNamed(t, r[0], r[1], true) || isNamed(t, r[0], r[1], false) {
+		for _, r := range [][2]string{{PkgSQL, "Rows"}, {PkgSQL, "Row"}, {PkgSQL, "Result"}, {PkgSQLX, "Rows"}, {PkgSQLX, "Row"}} {
+			if IsNamed(t, r[0], r[1], true) || IsNamed(t, r[0], r[1], false) {
 				return true
 			}
 		}
@@ -1118,7 +1118,7 @@ func pureCall(fn *types.Func) bool {
 			return true
 		}
 		switch path {
-		case pkgPGX, "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgx/v5/pgtype":
+		case PkgPGX, "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgx/v5/pgtype":
 			// Rows, Row, CommandTag, values; not a pool's or a
 			// connection's statements.
 			name := ""
@@ -1142,7 +1142,7 @@ func pureCall(fn *types.Func) bool {
 	case "sync":
 		// a lock taken and given back: a retry takes it again
 		return fn.Name() == "Lock" || fn.Name() == "Unlock" || fn.Name() == "RLock" || fn.Name() == "RUnlock"
-	case pkgPGX:
+	case PkgPGX:
 		return fn.Name() == "CollectRows" || fn.Name() == "CollectOneRow" || fn.Name() == "CollectExactlyOneRow" ||
 			strings.HasPrefix(fn.Name(), "RowTo") || fn.Name() == "ForEachRow" || fn.Name() == "NamedArgs"
 	}
@@ -1160,7 +1160,7 @@ func derefType(t types.Type) types.Type {
 // variable declared before Begin is harmless (the last attempt's value
 // stays), adding to one is not (x += 1, x++, x = append(x, ...)).
 func (c *checker) outerAssign(lhs, rhs []ast.Expr, tok token.Token, inside func(types.Object) bool, line func(ast.Node) int, outside string) string {
-	info := c.pass.TypesInfo
+	info := c.Pass.TypesInfo
 	for _, l := range lhs {
 		root := rootIdent(l)
 		if root == nil || root.Name == "_" {
@@ -1218,16 +1218,16 @@ func rootIdent(e ast.Expr) *ast.Ident {
 // Each has the type of what it replaces; the Scan's destinations are
 // written again by a second attempt, the last one's values stay. The
 // edits leave the statement's text alone, for the fixes of its SQL.
-func (c *checker) statementRetry(q *queryCall, pgx bool) *analysis.SuggestedFix {
-	sel, ok := q.call.Fun.(*ast.SelectorExpr)
-	if !ok || len(q.call.Args) < 2 || c.generated[c.fileOf(q.call.Pos())] || !c.beginsTx(c.pass.TypesInfo.TypeOf(sel.X), pgx) {
+func (c *checker) statementRetry(q *Query, pgx bool) *analysis.SuggestedFix {
+	sel, ok := q.Call.Fun.(*ast.SelectorExpr)
+	if !ok || len(q.Call.Args) < 2 || c.Generated[c.FileOf(q.Call.Pos())] || !c.beginsTx(c.Pass.TypesInfo.TypeOf(sel.X), pgx) {
 		return nil
 	}
-	file := c.fileOf(q.call.Pos())
-	pkg, name, txPkg, txName, txType := pkgOCC, "occ", pkgSQL, "sql", "*%s.Tx"
+	file := c.FileOf(q.Call.Pos())
+	pkg, name, txPkg, txName, txType := PkgOCC, "occ", PkgSQL, "sql", "*%s.Tx"
 	exec, queryRow := "ExecContext", "QueryRowContext"
 	if pgx {
-		pkg, name, txPkg, txName, txType = pkgOCCPGX, "occpgx", pkgPGX, "pgx", "%s.Tx"
+		pkg, name, txPkg, txName, txType = PkgOCCPGX, "occpgx", PkgPGX, "pgx", "%s.Tx"
 		exec, queryRow = "Exec", "QueryRow"
 	}
 	if !c.canImport(pkg) {
@@ -1235,14 +1235,14 @@ func (c *checker) statementRetry(q *queryCall, pgx bool) *analysis.SuggestedFix 
 	}
 	var edits []analysis.TextEdit
 	name, _ = c.addImport(file, &edits, pkg, name) // (the first import always fits)
-	ctx, recv := c.text(q.call.Args[0]), c.text(sel.X)
+	ctx, recv := c.text(q.Call.Args[0]), c.text(sel.X)
 	switch sel.Sel.Name {
 	case exec:
-		edits = append(edits, analysis.TextEdit{Pos: sel.Pos(), End: q.call.Args[0].End(), NewText: []byte(name + ".ExecWithRetry(" + ctx + ", " + recv)})
+		edits = append(edits, analysis.TextEdit{Pos: sel.Pos(), End: q.Call.Args[0].End(), NewText: []byte(name + ".ExecWithRetry(" + ctx + ", " + recv)})
 		return &analysis.SuggestedFix{Message: "Run the statement with " + name + ".ExecWithRetry, which re-runs it on SQLSTATE 40001", TextEdits: edits}
 	case queryRow:
-		scan := c.scanOf(q.call)
-		if scan == nil || usesName(q.call, "tx") {
+		scan := c.scanOf(q.Call)
+		if scan == nil || usesName(q.Call, "tx") {
 			return nil
 		}
 		txName, ok := c.addImport(file, &edits, txPkg, txName)
@@ -1261,7 +1261,7 @@ func (c *checker) statementRetry(q *queryCall, pgx bool) *analysis.SuggestedFix 
 // scanOf returns the call call.Scan(...) the row call is read by, or nil.
 func (c *checker) scanOf(call *ast.CallExpr) *ast.CallExpr {
 	var scan *ast.CallExpr
-	ast.Inspect(c.fileOf(call.Pos()), func(n ast.Node) bool {
+	ast.Inspect(c.FileOf(call.Pos()), func(n ast.Node) bool {
 		if scan != nil {
 			return false
 		}

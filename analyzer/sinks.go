@@ -18,18 +18,18 @@ import (
 // call inside the function that runs the text, and the texts they pass
 // are returned as references (the SQL itself is reported where it is
 // written). Sinks of sinks are followed three calls deep.
-func (c *checker) sinkCalls() []*Text {
+func (c *Package) sinkCalls() []*Text {
 	// Most packages hand no parameter to a query call: nothing to do.
-	if !slices.ContainsFunc(c.queries, c.paramQuery) {
+	if !slices.ContainsFunc(c.Queries, c.paramQuery) {
 		return nil
 	}
 	params := c.stringParams()
 	// The calls of package functions, in source order.
 	var calls []localCall
-	for _, lcs := range c.calls {
+	for _, lcs := range c.Calls {
 		calls = append(calls, lcs...)
 	}
-	sort.Slice(calls, func(i, j int) bool { return calls[i].call.Pos() < calls[j].call.Pos() })
+	sort.Slice(calls, func(i, j int) bool { return calls[i].Call.Pos() < calls[j].Call.Pos() })
 
 	type sink struct {
 		fd  *ast.FuncDecl
@@ -37,10 +37,10 @@ func (c *checker) sinkCalls() []*Text {
 	}
 	sinks := map[sink]bool{}
 	var texts []*Text
-	frontier := c.queries
+	frontier := c.Queries
 	type found struct {
 		sink
-		inner *queryCall
+		inner *Query
 	}
 	for depth := 0; depth < 3 && len(frontier) > 0; depth++ {
 		var added []found // in the frontier's order: findings must not depend on map order
@@ -49,7 +49,7 @@ func (c *checker) sinkCalls() []*Text {
 			if !ok {
 				continue
 			}
-			p, ok := params[c.pass.TypesInfo.Uses[id]]
+			p, ok := params[c.Pass.TypesInfo.Uses[id]]
 			if !ok {
 				continue
 			}
@@ -58,15 +58,15 @@ func (c *checker) sinkCalls() []*Text {
 				added = append(added, found{sink{p.fd, p.index}, q})
 			}
 		}
-		var next []*queryCall
+		var next []*Query
 		for _, lc := range calls {
 			scope := lc.Scope
 			for _, a := range added {
 				sk, inner := a.sink, a.inner
-				if lc.fn != sk.fd || sk.arg >= len(lc.call.Args) || lc.call.Ellipsis != token.NoPos && sk.arg == len(lc.call.Args)-1 {
+				if lc.Fn != sk.fd || sk.arg >= len(lc.Call.Args) || lc.Call.Ellipsis != token.NoPos && sk.arg == len(lc.Call.Args)-1 {
 					continue
 				}
-				arg := lc.call.Args[sk.arg]
+				arg := lc.Call.Args[sk.arg]
 				t := c.textOf(arg)
 				if t == nil {
 					t = c.refText(arg)
@@ -78,7 +78,7 @@ func (c *checker) sinkCalls() []*Text {
 					t.Known, t.Ref, t.Scope = true, true, scope
 					texts = append(texts, t)
 				}
-				sq := &queryCall{call: lc.call, key: inner.key, text: t, Site: lc.Site, via: inner, arg: arg}
+				sq := &Query{Call: lc.Call, Key: inner.Key, Text: t, Site: lc.Site, Via: inner, arg: arg}
 				c.sinkQueries = append(c.sinkQueries, sq)
 				next = append(next, sq)
 			}
@@ -89,12 +89,12 @@ func (c *checker) sinkCalls() []*Text {
 }
 
 // paramQuery reports a query call whose SQL argument is a parameter.
-func (c *checker) paramQuery(q *queryCall) bool {
+func (c *Package) paramQuery(q *Query) bool {
 	id, ok := ast.Unparen(q.arg).(*ast.Ident)
 	if !ok {
 		return false
 	}
-	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	v, ok := c.Pass.TypesInfo.Uses[id].(*types.Var)
 	return ok && v.Kind() == types.ParamVar
 }
 
@@ -106,13 +106,13 @@ type stringParam struct {
 
 // stringParams maps the string parameters of the package's functions to
 // where they sit.
-func (c *checker) stringParams() map[types.Object]stringParam {
+func (c *Package) stringParams() map[types.Object]stringParam {
 	out := map[types.Object]stringParam{}
-	for _, fd := range c.funcs {
+	for _, fd := range c.Funcs {
 		i := 0
 		for _, field := range fd.Type.Params.List {
 			isString := false
-			if b, ok := c.pass.TypesInfo.TypeOf(field.Type).(*types.Basic); ok && b.Kind() == types.String {
+			if b, ok := c.Pass.TypesInfo.TypeOf(field.Type).(*types.Basic); ok && b.Kind() == types.String {
 				isString = true
 			}
 			if len(field.Names) == 0 {
@@ -120,7 +120,7 @@ func (c *checker) stringParams() map[types.Object]stringParam {
 				continue
 			}
 			for _, name := range field.Names {
-				if obj := c.pass.TypesInfo.Defs[name]; obj != nil && isString {
+				if obj := c.Pass.TypesInfo.Defs[name]; obj != nil && isString {
 					out[obj] = stringParam{fd, i}
 				}
 				i++
@@ -130,11 +130,11 @@ func (c *checker) stringParams() map[types.Object]stringParam {
 	return out
 }
 
-// allQueries returns the driver's query calls, then the calls of the
+// AllQueries returns the driver's query calls, then the calls of the
 // package's own query functions.
-func (c *checker) allQueries() []*queryCall {
+func (c *Package) AllQueries() []*Query {
 	if len(c.sinkQueries) == 0 {
-		return c.queries
+		return c.Queries
 	}
-	return append(slices.Clip(c.queries), c.sinkQueries...)
+	return append(slices.Clip(c.Queries), c.sinkQueries...)
 }

@@ -14,17 +14,17 @@ import (
 // generated consts are parsed (the Go-flow rules read them) but not
 // reported.
 
-// sqlcFiles finds the package's sqlc-generated Go files whose query file
+// SqlcFiles finds the package's sqlc-generated Go files whose query file
 // is found, and returns those query files.
-func (c *checker) sqlcFiles() (queryFiles []string, generated map[*ast.File]bool) {
+func (c *Package) SqlcFiles() (queryFiles []string, generated map[*ast.File]bool) {
 	generated = map[*ast.File]bool{}
 	seen := map[string]bool{}
-	for _, f := range c.pass.Files {
+	for _, f := range c.Pass.Files {
 		source, ok := sqlcSource(f)
 		if !ok {
 			continue
 		}
-		dir := filepath.Dir(c.pass.Fset.File(f.Pos()).Name())
+		dir := filepath.Dir(c.Pass.Fset.File(f.Pos()).Name())
 		path := c.sqlcQueryFile(dir, source)
 		if path == "" {
 			continue // reported in the generated Go, where else
@@ -62,9 +62,9 @@ func sqlcSource(f *ast.File) (string, bool) {
 
 // sqlcQueryFile locates a generated file's query file: among the queries
 // of the sqlc package generated into dir, or beside the Go file.
-func (c *checker) sqlcQueryFile(dir, source string) string {
+func (c *Package) sqlcQueryFile(dir, source string) string {
 	var candidates []string
-	for _, p := range c.settings.Sqlc {
+	for _, p := range c.Settings.Sqlc {
 		if p.Out == "" || filepath.Clean(p.Out) != dir {
 			continue
 		}

@@ -10,25 +10,25 @@ const pkgSquirrel = "github.com/Masterminds/squirrel"
 
 // squirrelRuns are the builder methods that run the statement, and the
 // driver method each stands for.
-var squirrelRuns = map[string]callee{
-	"Exec": {pkgSQL, "Exec", true}, "ExecContext": {pkgSQL, "ExecContext", true},
-	"Query": {pkgSQL, "Query", true}, "QueryContext": {pkgSQL, "QueryContext", true},
-	"QueryRow": {pkgSQL, "QueryRow", true}, "QueryRowContext": {pkgSQL, "QueryRowContext", true},
-	"Scan": {pkgSQL, "QueryRow", true}, "ScanContext": {pkgSQL, "QueryRowContext", true},
+var squirrelRuns = map[string]Callee{
+	"Exec": {PkgSQL, "Exec", true}, "ExecContext": {PkgSQL, "ExecContext", true},
+	"Query": {PkgSQL, "Query", true}, "QueryContext": {PkgSQL, "QueryContext", true},
+	"QueryRow": {PkgSQL, "QueryRow", true}, "QueryRowContext": {PkgSQL, "QueryRowContext", true},
+	"Scan": {PkgSQL, "QueryRow", true}, "ScanContext": {PkgSQL, "QueryRowContext", true},
 }
 
 // squirrelMethod returns the name of a squirrel builder method call and the
 // builder it is called on.
-func (c *checker) squirrelMethod(call *ast.CallExpr) (string, ast.Expr, bool) {
+func (c *Package) squirrelMethod(call *ast.CallExpr) (string, ast.Expr, bool) {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return "", nil, false
 	}
-	fn, _, ok := calleeOf(c.pass.TypesInfo, call)
+	fn, _, ok := CalleeOf(c.Pass.TypesInfo, call)
 	if !ok || fn.Pkg().Path() != pkgSquirrel {
 		return "", nil, false
 	}
-	if s, ok := c.pass.TypesInfo.Selections[sel]; !ok || s.Kind() != types.MethodVal {
+	if s, ok := c.Pass.TypesInfo.Selections[sel]; !ok || s.Kind() != types.MethodVal {
 		return fn.Name(), nil, true // sq.Select(...): a root
 	}
 	return fn.Name(), sel.X, true
@@ -38,7 +38,7 @@ func (c *checker) squirrelMethod(call *ast.CallExpr) (string, ast.Expr, bool) {
 // statement: the statement is rendered as SQL (squirrelText) and checked
 // like any other text, and a call that runs it is a query call on the
 // handle RunWith gave it.
-func (c *checker) observeSquirrel(call *ast.CallExpr, at Site) *Text {
+func (c *Package) observeSquirrel(call *ast.CallExpr, at Site) *Text {
 	name, recv, ok := c.squirrelMethod(call)
 	if !ok || recv == nil {
 		return nil
@@ -53,7 +53,7 @@ func (c *checker) observeSquirrel(call *ast.CallExpr, at Site) *Text {
 	}
 	t.Known, t.Scope = true, at.Scope
 	if runs {
-		c.queries = append(c.queries, &queryCall{call: call, key: key, text: t, Site: at, handle: handle})
+		c.Queries = append(c.Queries, &Query{Call: call, Key: key, Text: t, Site: at, handle: handle})
 	}
 	return t
 }
@@ -65,7 +65,7 @@ func (c *checker) observeSquirrel(call *ast.CallExpr, at Site) *Text {
 // byte for byte. It returns nil when a step or a predicate is not known at
 // analysis time: a guard the rendering left out would make a fenced write
 // look unfenced. handle is the argument of RunWith, if any.
-func (c *checker) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
+func (c *Package) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
 	var steps []*ast.CallExpr // innermost first
 	if !c.squirrelSteps(b, &steps, 0) || len(steps) == 0 {
 		return nil, nil
@@ -204,7 +204,7 @@ func (c *checker) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
 }
 
 // squirrelSteps appends the builder calls that make b, innermost first.
-func (c *checker) squirrelSteps(b ast.Expr, steps *[]*ast.CallExpr, depth int) bool {
+func (c *Package) squirrelSteps(b ast.Expr, steps *[]*ast.CallExpr, depth int) bool {
 	if depth > 64 {
 		return false
 	}
@@ -222,8 +222,8 @@ func (c *checker) squirrelSteps(b ast.Expr, steps *[]*ast.CallExpr, depth int) b
 		*steps = append(*steps, x)
 		return true
 	case *ast.Ident:
-		obj := c.pass.TypesInfo.Uses[x]
-		def, ok := c.defs[obj]
+		obj := c.Pass.TypesInfo.Uses[x]
+		def, ok := c.Defs[obj]
 		if !ok || !c.squirrelSteps(def, steps, depth+1) {
 			return false
 		}
@@ -242,7 +242,7 @@ func (c *checker) squirrelSteps(b ast.Expr, steps *[]*ast.CallExpr, depth int) b
 
 // squirrelStepsOnto appends the steps of e, a chain on the builder
 // variable obj, without the variable itself.
-func (c *checker) squirrelStepsOnto(e ast.Expr, obj types.Object, steps *[]*ast.CallExpr, depth int) bool {
+func (c *Package) squirrelStepsOnto(e ast.Expr, obj types.Object, steps *[]*ast.CallExpr, depth int) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok || depth > 64 {
 		return false
@@ -251,7 +251,7 @@ func (c *checker) squirrelStepsOnto(e ast.Expr, obj types.Object, steps *[]*ast.
 	if !ok || recv == nil {
 		return false
 	}
-	if id, isID := ast.Unparen(recv).(*ast.Ident); isID && c.pass.TypesInfo.Uses[id] == obj {
+	if id, isID := ast.Unparen(recv).(*ast.Ident); isID && c.Pass.TypesInfo.Uses[id] == obj {
 		*steps = append(*steps, call)
 		return true
 	}
@@ -264,16 +264,16 @@ func (c *checker) squirrelStepsOnto(e ast.Expr, obj types.Object, steps *[]*ast.
 
 // squirrelRoot reports a call that starts a statement: Select, Update,
 // Delete or Insert, of the package or of a StatementBuilder.
-func (c *checker) squirrelRoot(call *ast.CallExpr) bool {
+func (c *Package) squirrelRoot(call *ast.CallExpr) bool {
 	name, _, ok := c.squirrelMethod(call)
 	if !ok {
 		return false
 	}
 	switch name {
 	case "Select", "Update", "Delete", "Insert", "Replace":
-		fn, _, _ := calleeOf(c.pass.TypesInfo, call)
+		fn, _, _ := CalleeOf(c.Pass.TypesInfo, call)
 		sig := fn.Type().(*types.Signature)
-		return sig.Recv() == nil || isNamed(sig.Recv().Type(), pkgSquirrel, "StatementBuilderType", false)
+		return sig.Recv() == nil || IsNamed(sig.Recv().Type(), pkgSquirrel, "StatementBuilderType", false)
 	}
 	return false
 }
@@ -281,7 +281,7 @@ func (c *checker) squirrelRoot(call *ast.CallExpr) bool {
 // isSquirrelBuilder reports whether t is one of squirrel's builders.
 func isSquirrelBuilder(t types.Type) bool {
 	for _, n := range []string{"SelectBuilder", "UpdateBuilder", "DeleteBuilder"} {
-		if isNamed(t, pkgSquirrel, n, false) {
+		if IsNamed(t, pkgSquirrel, n, false) {
 			return true
 		}
 	}
@@ -291,7 +291,7 @@ func isSquirrelBuilder(t types.Type) bool {
 // squirrelValue renders a SET value: a sq.Expr's SQL, else a parameter.
 // A sq.Expr whose SQL is not known renders nothing: it may compute the
 // value from the row (`CASE state WHEN ... END`), no blind write.
-func (c *checker) squirrelValue(e ast.Expr) (string, bool) {
+func (c *Package) squirrelValue(e ast.Expr) (string, bool) {
 	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
 		if name, recv, ok := c.squirrelMethod(call); ok && recv == nil && name == "Expr" && len(call.Args) > 0 {
 			v, ok := c.knownString(call.Args[0])
@@ -307,7 +307,7 @@ var squirrelOps = map[string]string{"Eq": "=", "NotEq": "<>", "Lt": "<", "LtOrEq
 // squirrelPred renders a Where argument: SQL text, sq.Expr, the map
 // predicates (sq.Eq{"id": id}, a slice value rendering IN, nil IS NULL),
 // sq.And and sq.Or, or a variable defined once as one of these.
-func (c *checker) squirrelPred(e ast.Expr, depth int) (string, bool) {
+func (c *Package) squirrelPred(e ast.Expr, depth int) (string, bool) {
 	if depth > 16 {
 		return "", false
 	}
@@ -316,7 +316,7 @@ func (c *checker) squirrelPred(e ast.Expr, depth int) (string, bool) {
 	}
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
-		if def, ok := c.defs[c.pass.TypesInfo.Uses[x]]; ok {
+		if def, ok := c.Defs[c.Pass.TypesInfo.Uses[x]]; ok {
 			return c.squirrelPred(def, depth+1)
 		}
 	case *ast.CallExpr:
@@ -324,7 +324,7 @@ func (c *checker) squirrelPred(e ast.Expr, depth int) (string, bool) {
 			return c.knownString(x.Args[0])
 		}
 	case *ast.CompositeLit:
-		n, ok := types.Unalias(c.pass.TypesInfo.TypeOf(x)).(*types.Named)
+		n, ok := types.Unalias(c.Pass.TypesInfo.TypeOf(x)).(*types.Named)
 		if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != pkgSquirrel {
 			return "", false
 		}
@@ -356,7 +356,7 @@ func (c *checker) squirrelPred(e ast.Expr, depth int) (string, bool) {
 				if !ok {
 					return "", false
 				}
-				parts = append(parts, squirrelCompare(col, op, c.pass.TypesInfo.TypeOf(kv.Value)))
+				parts = append(parts, squirrelCompare(col, op, c.Pass.TypesInfo.TypeOf(kv.Value)))
 			}
 			if len(parts) == 0 {
 				return "", false

@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -14,43 +13,21 @@ import (
 	"github.com/dsqllint/dsqllint/txflow"
 )
 
-// funcKey names a function across packages.
-func funcKey(fn *types.Func) string {
-	if fn == nil {
-		return ""
-	}
-	// fn.FullName, without its type printer for the common receivers: a
-	// package's every query asks for the key of its function.
-	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && fn.Pkg() != nil {
-		t, star := sig.Recv().Type(), ""
-		if p, ok := t.(*types.Pointer); ok {
-			t, star = p.Elem(), "*"
-		}
-		if n, ok := t.(*types.Named); ok && n.TypeArgs() == nil && n.TypeParams() == nil && n.Obj().Pkg() == fn.Pkg() {
-			return "(" + star + fn.Pkg().Path() + "." + n.Obj().Name() + ")." + fn.Name()
-		}
-	}
-	return fn.FullName()
-}
-
-// litKey names a function literal across packages.
-func litKey(lit *ast.FuncLit) string { return fmt.Sprintf("func@%d", lit.Pos()) }
-
 // scopeFunc describes a function scope: its key, its type, and its
 // receiver's variable.
 func (c *checker) scopeFunc(scope ast.Node) (key string, ft *ast.FuncType, recv types.Object) {
 	switch s := scope.(type) {
 	case *ast.FuncDecl:
-		fn, _ := c.pass.TypesInfo.Defs[s.Name].(*types.Func)
+		fn, _ := c.Pass.TypesInfo.Defs[s.Name].(*types.Func)
 		if fn == nil {
 			return "", nil, nil
 		}
 		if s.Recv != nil && len(s.Recv.List) > 0 && len(s.Recv.List[0].Names) > 0 {
-			recv = c.pass.TypesInfo.Defs[s.Recv.List[0].Names[0]]
+			recv = c.Pass.TypesInfo.Defs[s.Recv.List[0].Names[0]]
 		}
-		return c.key(fn), s.Type, recv
+		return c.Key(fn), s.Type, recv
 	case *ast.FuncLit:
-		return litKey(s), s.Type, nil
+		return LitKey(s), s.Type, nil
 	}
 	return "", nil, nil
 }
@@ -89,17 +66,17 @@ func callRecv(info *types.Info, call *ast.CallExpr) ast.Expr {
 }
 
 // summarize builds the package's Summary from what collect and flow saw.
-func (c *checker) summarize(scripts map[*Text]*sqlparse.Script, parsed []*parsedText) *txflow.Summary {
-	cfg := c.settings.Cfg
-	s := &txflow.Summary{Pkg: c.pass.Pkg.Path(), Enabled: cfg.Enabled("DSQL005"), CASEnabled: cfg.Enabled("DSQL004"), FenceEnabled: cfg.Enabled("DSQL003")}
-	if c.pass.Module != nil {
-		s.Module = c.pass.Module.Path
+func (c *checker) summarize(scripts map[*Text]*sqlparse.Script, parsed []*Parsed) *txflow.Summary {
+	cfg := c.Settings.Cfg
+	s := &txflow.Summary{Pkg: c.Pass.Pkg.Path(), Enabled: cfg.Enabled("DSQL005"), CASEnabled: cfg.Enabled("DSQL004"), FenceEnabled: cfg.Enabled("DSQL003")}
+	if c.Pass.Module != nil {
+		s.Module = c.Pass.Module.Path
 	}
 	c.summarizeStmts(s, scripts)
-	if c.pass.Module != nil {
+	if c.Pass.Module != nil {
 		c.summarizeInterfaces(s) // a store may implement them without importing the package
 	}
-	if !c.db && len(c.outCalls) == 0 {
+	if !c.DB && len(c.outCalls) == 0 {
 		// Neither a database nor another package of the module in sight
 		// (most of the standard library): only the lock texts it holds.
 		c.summarizeLocks(s, scripts, parsed, nil, nil)
@@ -121,27 +98,27 @@ func (c *checker) summarize(scripts map[*Text]*sqlparse.Script, parsed []*parsed
 // helpers, the loops that check for 40001 around what the summary
 // records, the calls of configured retry functions.
 func (c *checker) summarizeRetries(s *txflow.Summary) {
-	for fn, fd := range c.funcs {
-		if c.retryHelper(fn) && !c.inTest(fd.Pos()) {
-			s.Retries = append(s.Retries, txflow.Retry{Pos: fd.Pos(), Helper: c.key(fn)})
+	for fn, fd := range c.Funcs {
+		if c.retryHelper(fn) && !c.InTest(fd.Pos()) {
+			s.Retries = append(s.Retries, txflow.Retry{Pos: fd.Pos(), Helper: c.Key(fn)})
 		}
 	}
 	for _, r := range c.retrySites {
-		if !c.inTest(r.Pos) { // a test's retries cover no production lock
+		if !c.InTest(r.Pos) { // a test's retries cover no production lock
 			s.Retries = append(s.Retries, r)
 		}
 	}
 	// What the module stage decides: the loops that leave the check to a
 	// predicate of another package, and the package's predicates.
 	for body, preds := range c.loopPreds {
-		if !c.inTest(body.Pos()) {
+		if !c.InTest(body.Pos()) {
 			s.Loops = append(s.Loops, txflow.Loop{Pos: body.Pos(), Preds: preds})
 		}
 	}
 	sort.Slice(s.Loops, func(i, j int) bool { return s.Loops[i].Pos < s.Loops[j].Pos })
-	for fn, fd := range c.funcs {
+	for fn, fd := range c.Funcs {
 		if isPredicate(fn) && c.checksConflict(fd.Body, 2, nil) {
-			s.Predicates = append(s.Predicates, c.key(fn))
+			s.Predicates = append(s.Predicates, c.Key(fn))
 		}
 	}
 	sort.Strings(s.Predicates)
@@ -157,14 +134,14 @@ func (c *checker) summarizeCalls(s *txflow.Summary) {
 		if from == "" || callee == "" {
 			return
 		}
-		s.Calls = append(s.Calls, txflow.Call{From: from, Callee: callee, Pos: pos, Test: c.inTest(pos),
+		s.Calls = append(s.Calls, txflow.Call{From: from, Callee: callee, Pos: pos, Test: c.InTest(pos),
 			Retried: closure || c.anyMentionsRetry(loops), Loop: c.pendingLoop(loops)})
 	}
-	for scope, calls := range c.calls {
+	for scope, calls := range c.Calls {
 		for _, lc := range calls {
-			if fn, ok := c.pass.TypesInfo.Defs[lc.fn.Name].(*types.Func); ok {
+			if fn, ok := c.Pass.TypesInfo.Defs[lc.Fn.Name].(*types.Func); ok {
 				closure, loops := c.retryContext(lc.Site)
-				add(scope, c.key(fn), lc.call.Pos(), closure, loops)
+				add(scope, c.Key(fn), lc.Call.Pos(), closure, loops)
 			}
 		}
 	}
@@ -187,21 +164,15 @@ func (c *checker) summarizeCalls(s *txflow.Summary) {
 	})
 }
 
-// inTest reports a position in a _test.go file.
-func (c *checker) inTest(pos token.Pos) bool {
-	f := c.pass.Fset.File(pos)
-	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
-}
-
 // summarizeStmts records the FOR UPDATE locks run on a parameter or the
 // receiver — in sqlc's generated Go, at the lock in the query file — and
 // the key-picked writes, on whatever handle.
 func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.Script) {
-	info := c.pass.TypesInfo
-	cfg := c.settings.Cfg
+	info := c.Pass.TypesInfo
+	cfg := c.Settings.Cfg
 	sqlcLocks := c.sqlcLocks(scripts)
-	for _, q := range c.queries {
-		sc := scripts[q.text]
+	for _, q := range c.Queries {
+		sc := scripts[q.Text]
 		if sc == nil {
 			continue
 		}
@@ -210,29 +181,29 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.
 			continue
 		}
 		handle := txflow.NoHandle
-		if x := callRecv(info, q.call); x != nil {
+		if x := callRecv(info, q.Call); x != nil {
 			handle = handleOf(info, ft, recv, x)
 		}
 		for _, st := range sc.Stmts {
 			var priors []rules.Prior
 			if handle != txflow.NoHandle {
-				priors = c.priorsOf(st, q.text.Pos(st.Span.Start, false))
+				priors = c.priorsOf(st, q.Text.Pos(st.Span.Start, false))
 			}
 			if handle != txflow.NoHandle && locksForUpdate(st) {
-				ps := txflow.ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Lock: true, Priors: priors}
+				ps := txflow.ParamStmt{Func: key, Param: handle, Pos: q.Call.Pos(), End: q.Call.End(), Lock: true, Priors: priors}
 				for _, l := range st.Locks {
 					if table, keys, ok := rules.LockKeys(l); ok {
 						ps.Table, ps.Keys = table, keys
 					}
 				}
-				if c.generated[c.fileOf(ps.Pos)] {
+				if c.Generated[c.FileOf(ps.Pos)] {
 					sp, ok := sqlcLocks[sqlcName(sc.Text)]
 					if !ok {
 						continue
 					}
 					ps.Pos, ps.End = sp[0], sp[1]
 				}
-				ps.Quiet = c.suppressedAt("DSQL005", ps.Pos, nil)
+				ps.Quiet = c.SuppressedAt("DSQL005", ps.Pos, nil)
 				s.Stmts = append(s.Stmts, ps)
 				continue
 			}
@@ -241,14 +212,14 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.
 				if len(priors) > 0 {
 					// An advisory lock, a FOR SHARE, an insert: what the
 					// writes after it in the transaction rely on.
-					s.Stmts = append(s.Stmts, txflow.ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Priors: priors})
+					s.Stmts = append(s.Stmts, txflow.ParamStmt{Func: key, Param: handle, Pos: q.Call.Pos(), End: q.Call.End(), Priors: priors})
 				}
 				continue
 			}
-			ps := txflow.ParamStmt{Func: key, Param: handle, Pos: q.call.Pos(), End: q.call.End(), Table: table, Keys: keys, Priors: priors}
+			ps := txflow.ParamStmt{Func: key, Param: handle, Pos: q.Call.Pos(), End: q.Call.End(), Table: table, Keys: keys, Priors: priors}
 			ps.CAS = rules.IsCASWrite(cfg, st)
 			ps.Write = !ps.CAS
-			ps.At = c.stmtAt(q.text, st.Span.Start)
+			ps.At = c.stmtAt(q.Text, st.Span.Start)
 			s.Stmts = append(s.Stmts, ps)
 		}
 	}
@@ -258,13 +229,13 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.
 // text itself, in the declaration of the constant a query call runs, or,
 // for sqlc's generated Go, in the query file sqlc read.
 func (c *checker) stmtAt(t *Text, off int) token.Pos {
-	if name := sqlcName(t.SQL); name != "" && (t.Generated || c.generated[c.fileOf(t.Pos(0, false))]) {
-		if pos, ok := c.sqlcStmts[name]; ok {
+	if name := sqlcName(t.SQL); name != "" && (t.Generated || c.Generated[c.FileOf(t.Pos(0, false))]) {
+		if pos, ok := c.SqlcStmts[name]; ok {
 			return pos
 		}
 	}
 	if t.Ref && t.Const != nil {
-		if d := c.constTexts[t.Const]; d != nil {
+		if d := c.ConstTexts[t.Const]; d != nil {
 			return d.Pos(off, false)
 		}
 	}
@@ -275,7 +246,7 @@ func (c *checker) stmtAt(t *Text, off int) token.Pos {
 // own expression, or the declaration of the constant it names.
 func (c *checker) textSpan(t *Text) [2]token.Pos {
 	if t.Ref && t.Const != nil {
-		if def, ok := c.defs[t.Const]; ok {
+		if def, ok := c.Defs[t.Const]; ok {
 			return [2]token.Pos{def.Pos(), def.End()}
 		}
 		return [2]token.Pos{t.Const.Pos(), t.Const.Pos()}
@@ -295,7 +266,7 @@ func isError(t types.Type) bool {
 // returns each transaction variable's Begin and the functions that hold
 // one.
 func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[ast.Node]bool) {
-	info := c.pass.TypesInfo
+	info := c.Pass.TypesInfo
 	begins := map[types.Object]int{}
 	scopes := map[ast.Node]bool{}
 	for _, b := range c.begins {
@@ -308,10 +279,10 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 		begin := txflow.Begin{Func: key, Pos: b.call.Pos(), PGX: b.pgx, Retried: b.retried, Loop: b.loop}
 		for _, sp := range c.serializable {
 			if b.call.Pos() <= sp.pos && sp.pos < b.call.End() {
-				begin.Serializable = c.where(sp.pos)
+				begin.Serializable = c.Where(sp.pos)
 			}
 		}
-		if !b.retried && s.Enabled && !c.generated[c.fileOf(b.call.Pos())] {
+		if !b.retried && s.Enabled && !c.Generated[c.FileOf(b.call.Pos())] {
 			rw := c.retryRewrite(b)
 			begin.Fix, begin.NoFix, begin.Needs = rw.fix, rw.why, rw.needs
 			if rw.fix != nil && !c.canImport(rw.pkg) {
@@ -341,7 +312,7 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 	obj := func(id *ast.Ident) types.Object { return info.ObjectOf(id) }
 	for _, ca := range c.callAssigns {
 		key, _, _ := c.scopeFunc(ca.scope)
-		fn, _, ok := calleeOf(info, ca.call)
+		fn, _, ok := CalleeOf(info, ca.call)
 		if key == "" || !ok {
 			continue
 		}
@@ -352,7 +323,7 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 			if obj := info.ObjectOf(lhs); obj != nil && mayHoldTx(obj.Type()) {
 				begins[obj] = len(s.Begins)
 				scopes[ca.scope] = true
-				s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: ca.call.Pos(), Via: c.key(fn), Result: k, Retried: ca.retried, Loop: ca.loop,
+				s.Begins = append(s.Begins, txflow.Begin{Func: key, Pos: ca.call.Pos(), Via: c.Key(fn), Result: k, Retried: ca.retried, Loop: ca.loop,
 					NoFix: fn.Name() + " hands the transaction back for its caller to commit: the retry belongs around the caller's work, which no fix rewrites"})
 			}
 		}
@@ -390,7 +361,7 @@ func carries(info *types.Info, e ast.Expr, tx types.Object) bool {
 // mayHoldTx reports a result type that can be a transaction or a value
 // wrapping one: not a number, string, bool or error.
 func mayHoldTx(t types.Type) bool {
-	if t == nil || isNamed(t, "context", "Context", false) {
+	if t == nil || IsNamed(t, "context", "Context", false) {
 		return false
 	}
 	if _, basic := t.Underlying().(*types.Basic); basic {
@@ -407,7 +378,7 @@ func mayHoldTx(t types.Type) bool {
 // the calls of function-typed parameters; it returns the values made from
 // begun transactions (boundToBegins).
 func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int, scopes map[ast.Node]bool) map[any]int {
-	info := c.pass.TypesInfo
+	info := c.Pass.TypesInfo
 	bound := c.boundToBegins(begins, scopes)
 	pass := func(scope ast.Node, callee string, call *ast.CallExpr, parent ast.Node, iface bool) {
 		from, ft, recv := c.scopeFunc(scope)
@@ -472,10 +443,10 @@ func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int
 	}
 	// The package's own functions: a transaction reaches a lock in another
 	// package through a local helper too.
-	for scope, calls := range c.calls {
+	for scope, calls := range c.Calls {
 		for _, lc := range calls {
-			if fn, ok := info.Defs[lc.fn.Name].(*types.Func); ok {
-				pass(scope, c.key(fn), lc.call, lc.Parent, false)
+			if fn, ok := info.Defs[lc.Fn.Name].(*types.Func); ok {
+				pass(scope, c.Key(fn), lc.Call, lc.Parent, false)
 			}
 		}
 	}
@@ -486,9 +457,9 @@ func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int
 			pass(vc.scope, key, vc.call, nil, false)
 		}
 		if vc.v.IsField() {
-			for _, fn := range c.fieldFuncs()[vc.v] {
-				if c.funcs[fn] == nil { // (the package's own are among its calls)
-					pass(vc.scope, c.key(fn), vc.call, nil, false)
+			for _, fn := range c.FieldFuncs()[vc.v] {
+				if c.Funcs[fn] == nil { // (the package's own are among its calls)
+					pass(vc.scope, c.Key(fn), vc.call, nil, false)
 				}
 			}
 		}
@@ -500,7 +471,7 @@ func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int
 func (c *checker) paramFunc(v types.Object) (string, bool) {
 	if c.paramOwners == nil {
 		c.paramOwners = map[types.Object]string{}
-		for _, f := range c.pass.Files {
+		for _, f := range c.Pass.Files {
 			ast.Inspect(f, func(n ast.Node) bool {
 				switch n.(type) {
 				case *ast.FuncDecl, *ast.FuncLit:
@@ -511,7 +482,7 @@ func (c *checker) paramFunc(v types.Object) (string, bool) {
 					i := 0
 					for _, field := range ft.Params.List {
 						for _, name := range field.Names {
-							if obj := c.pass.TypesInfo.Defs[name]; obj != nil {
+							if obj := c.Pass.TypesInfo.Defs[name]; obj != nil {
 								if _, ok := obj.Type().Underlying().(*types.Signature); ok {
 									c.paramOwners[obj] = txflow.ParamKey(key, i)
 								}
@@ -567,7 +538,7 @@ type implicitCall struct {
 // or method value, or a function-typed parameter.
 func (c *checker) noteFuncArgs(call *ast.CallExpr, callee string, scope ast.Node, closure bool, loops []ast.Node) {
 	for _, a := range call.Args {
-		if _, ok := c.pass.TypesInfo.TypeOf(a).(*types.Signature); ok {
+		if _, ok := c.Pass.TypesInfo.TypeOf(a).(*types.Signature); ok {
 			c.funcArgs = append(c.funcArgs, funcArg{scope, call, callee, closure, loops})
 			return
 		}
@@ -579,7 +550,7 @@ func (c *checker) noteFuncArgs(call *ast.CallExpr, callee string, scope ast.Node
 // inside that call. retried says the call re-runs them on 40001.
 func (c *checker) noteHandedOver(call *ast.CallExpr, scope ast.Node, retried bool, loops []ast.Node) {
 	for _, a := range call.Args {
-		if _, ok := c.pass.TypesInfo.TypeOf(a).(*types.Signature); !ok {
+		if _, ok := c.Pass.TypesInfo.TypeOf(a).(*types.Signature); !ok {
 			continue
 		}
 		if fn := c.funcValue(a); fn != "" {
@@ -594,11 +565,11 @@ func (c *checker) noteHandedOver(call *ast.CallExpr, scope ast.Node, retried boo
 func (c *checker) funcValue(a ast.Expr) string {
 	switch a := ast.Unparen(a).(type) {
 	case *ast.FuncLit:
-		return litKey(a)
+		return LitKey(a)
 	case *ast.Ident, *ast.SelectorExpr:
-		switch obj := c.pass.TypesInfo.Uses[ident(a)].(type) {
+		switch obj := c.Pass.TypesInfo.Uses[Ident(a)].(type) {
 		case *types.Func:
-			return c.key(obj) // run, s.run
+			return c.Key(obj) // run, s.run
 		case *types.Var:
 			fn, _ := c.paramFunc(obj) // handed on
 			return fn
@@ -657,14 +628,14 @@ func (c *checker) summarizeImpls(s *txflow.Summary) {
 		return
 	}
 	var byName map[string][]*types.Interface // the module's interfaces by their methods' names
-	for _, ptr := range pointerTypes(c.pass.Pkg) {
+	for _, ptr := range PointerTypes(c.Pass.Pkg) {
 		names := c.relevantMethods(ptr, relevant)
 		if len(names) == 0 {
 			continue
 		}
 		if byName == nil {
 			byName = map[string][]*types.Interface{}
-			for _, it := range c.moduleInterfaces(c.pass.Pkg) {
+			for _, it := range c.moduleInterfaces(c.Pass.Pkg) {
 				for i := range it.NumMethods() {
 					byName[it.Method(i).Name()] = append(byName[it.Method(i).Name()], it)
 				}
@@ -686,8 +657,8 @@ func (c *checker) summarizeImpls(s *txflow.Summary) {
 			for i := range it.NumMethods() {
 				m := it.Method(i)
 				obj, _, _ := types.LookupFieldOrMethod(ptr, true, m.Pkg(), m.Name())
-				if impl, ok := obj.(*types.Func); ok && impl.Pkg() == c.pass.Pkg && relevant[c.key(impl)] {
-					s.Impls = append(s.Impls, txflow.Impl{Iface: c.key(m), Method: c.key(impl)})
+				if impl, ok := obj.(*types.Func); ok && impl.Pkg() == c.Pass.Pkg && relevant[c.Key(impl)] {
+					s.Impls = append(s.Impls, txflow.Impl{Iface: c.Key(m), Method: c.Key(impl)})
 				}
 			}
 		}
@@ -697,7 +668,7 @@ func (c *checker) summarizeImpls(s *txflow.Summary) {
 // summarizeInterfaces records the package's interfaces by their methods'
 // names and signatures.
 func (c *checker) summarizeInterfaces(s *txflow.Summary) {
-	scope := c.pass.Pkg.Scope()
+	scope := c.Pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok {
@@ -719,7 +690,7 @@ func (c *checker) summarizeTypes(s *txflow.Summary, relevant map[string]bool) {
 	if len(relevant) == 0 {
 		return
 	}
-	for _, ptr := range pointerTypes(c.pass.Pkg) {
+	for _, ptr := range PointerTypes(c.Pass.Pkg) {
 		if len(c.relevantMethods(ptr, relevant)) == 0 {
 			continue
 		}
@@ -742,7 +713,7 @@ func methodSet(fns []*types.Func) txflow.MethodSet {
 	ms.Methods = func() []txflow.Method {
 		out := make([]txflow.Method, len(fns))
 		for i, fn := range fns {
-			out[i] = txflow.Method{Key: funcKey(fn), Sig: methodSig(fn)}
+			out[i] = txflow.Method{Key: FuncKey(fn), Sig: methodSig(fn)}
 		}
 		return out
 	}
@@ -768,7 +739,7 @@ func methodSig(fn *types.Func) string {
 // module packages it imports, directly or not, declare; shared by the
 // module's packages, as their imports are.
 func (c *checker) moduleInterfaces(p *types.Package) []*types.Interface {
-	if v, ok := c.settings.Ifaces.Load(p); ok {
+	if v, ok := c.Settings.Ifaces.Load(p); ok {
 		return v.([]*types.Interface)
 	}
 	seen := map[*types.Interface]bool{}
@@ -794,23 +765,23 @@ func (c *checker) moduleInterfaces(p *types.Package) []*types.Interface {
 			}
 		}
 	}
-	c.settings.Ifaces.Store(p, out)
+	c.Settings.Ifaces.Store(p, out)
 	return out
 }
 
 // summarizeCAS records the functions that return a compare-and-swap
 // write's result, and the module calls that drop a write's result.
 func (c *checker) summarizeCAS(s *txflow.Summary, scripts map[*Text]*sqlparse.Script) {
-	info := c.pass.TypesInfo
-	for _, q := range c.queries {
+	info := c.Pass.TypesInfo
+	for _, q := range c.Queries {
 		key, _, _ := c.scopeFunc(q.Scope)
 		ret, ok := q.Parent.(*ast.ReturnStmt)
-		if key == "" || !ok || len(ret.Results) == 0 || ret.Results[0] != q.call || !execMethods[q.key] || scripts[q.text] == nil {
+		if key == "" || !ok || len(ret.Results) == 0 || ret.Results[0] != q.Call || !ExecMethods[q.Key] || scripts[q.Text] == nil {
 			continue
 		}
-		for _, st := range scripts[q.text].Stmts {
-			if rules.IsCASWrite(c.settings.Cfg, st) {
-				s.CASResults = append(s.CASResults, txflow.CASResult{Func: key, Pos: q.call.Pos()})
+		for _, st := range scripts[q.Text].Stmts {
+			if rules.IsCASWrite(c.Settings.Cfg, st) {
+				s.CASResults = append(s.CASResults, txflow.CASResult{Func: key, Pos: q.Call.Pos()})
 				break
 			}
 		}
@@ -819,7 +790,7 @@ func (c *checker) summarizeCAS(s *txflow.Summary, scripts map[*Text]*sqlparse.Sc
 		if !returnsWriteResult(info, oc.call) {
 			continue
 		}
-		if how := c.resultUse(&queryCall{call: oc.call, Site: Site{Scope: oc.scope, Parent: oc.parent}}); how != "" && !c.suppressedAt("DSQL004", oc.call.Pos(), nil) {
+		if how := c.resultUse(&Query{Call: oc.call, Site: Site{Scope: oc.scope, Parent: oc.parent}}); how != "" && !c.SuppressedAt("DSQL004", oc.call.Pos(), nil) {
 			s.Drops = append(s.Drops, txflow.Drop{Callee: oc.callee, How: how, Pos: oc.call.Pos(), End: oc.call.End()})
 		}
 	}
@@ -869,28 +840,22 @@ type outCall struct {
 // inModule reports whether fn belongs to another package of the module
 // being analysed (the module stage only joins the module's packages).
 func (c *checker) inModule(fn *types.Func) bool {
-	return fn.Pkg() != c.pass.Pkg && c.inModulePkg(fn.Pkg())
+	return fn.Pkg() != c.Pass.Pkg && c.inModulePkg(fn.Pkg())
 }
 
 // inModulePkg reports whether p is a package of the module being
 // analysed, of another module of its workspace (go.work), or a helper
 // outside them whose summary is in view (helperPkg).
 func (c *checker) inModulePkg(p *types.Package) bool {
-	m := c.pass.Module
+	m := c.Pass.Module
 	if p == nil {
 		return false
 	}
 	under := func(mod string) bool { return p.Path() == mod || strings.HasPrefix(p.Path(), mod+"/") }
-	if m != nil && m.Path != "" && (under(m.Path) || slices.ContainsFunc(c.settings.Workspace, under)) {
+	if m != nil && m.Path != "" && (under(m.Path) || slices.ContainsFunc(c.Settings.Workspace, under)) {
 		return true
 	}
 	return c.helperPkg(p)
-}
-
-// ownInterfaceMethod reports a method of an interface pkg declares: the
-// module stage resolves its calls to the module's implementations.
-func ownInterfaceMethod(fn *types.Func, pkg *types.Package) bool {
-	return fn.Pkg() == pkg && isInterfaceMethod(fn)
 }
 
 // sqlcLocks maps each sqlc query of the package's query files that locks
@@ -937,7 +902,7 @@ func (c *checker) boundToBegins(begins map[types.Object]int, scopes map[ast.Node
 	if len(begins) == 0 {
 		return bound
 	}
-	info := c.pass.TypesInfo
+	info := c.Pass.TypesInfo
 	for scope := range scopes {
 		ast.Inspect(scope, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
@@ -971,7 +936,7 @@ func (c *checker) boundToBegins(begins map[types.Object]int, scopes map[ast.Node
 
 // txArg reports a call of a non-query function given a begun transaction.
 func txArg(info *types.Info, call *ast.CallExpr, begins map[types.Object]int) (int, bool) {
-	if _, key, ok := calleeOf(info, call); !ok || queryArgOf(key, call) != nil {
+	if _, key, ok := CalleeOf(info, call); !ok || QueryArgOf(key, call) != nil {
 		return 0, false // not a call, or a query run on the transaction
 	}
 	for _, arg := range call.Args {
@@ -1018,7 +983,7 @@ func (c *checker) noteCallAssign(a *ast.AssignStmt, at Site) {
 	if !ok {
 		return
 	}
-	if fn, _, ok := calleeOf(c.pass.TypesInfo, call); !ok || !(c.inModule(fn) || ownInterfaceMethod(fn, c.pass.Pkg)) {
+	if fn, _, ok := CalleeOf(c.Pass.TypesInfo, call); !ok || !(c.inModule(fn) || OwnInterfaceMethod(fn, c.Pass.Pkg)) {
 		return
 	}
 	ca := callAssign{scope: scope, call: call, retried: c.retried(at), loop: c.loopAround(at)}
@@ -1040,27 +1005,7 @@ func returnsWriteResult(info *types.Info, call *ast.CallExpr) bool {
 		return false
 	}
 	t := sig.Results().At(0).Type()
-	return isNamed(t, pkgSQL, "Result", false) || isNamed(t, "github.com/jackc/pgx/v5/pgconn", "CommandTag", false)
-}
-
-// isInterfaceMethod reports a method declared by an interface.
-func isInterfaceMethod(fn *types.Func) bool {
-	sig, ok := fn.Type().(*types.Signature)
-	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
-}
-
-// key is funcKey, made once per function of a package's analysis: the
-// summary's many mentions of a function share one string.
-func (c *checker) key(fn *types.Func) string {
-	if k, ok := c.keys[fn]; ok {
-		return k
-	}
-	if c.keys == nil {
-		c.keys = map[*types.Func]string{}
-	}
-	k := funcKey(fn)
-	c.keys[fn] = k
-	return k
+	return IsNamed(t, PkgSQL, "Result", false) || IsNamed(t, "github.com/jackc/pgx/v5/pgconn", "CommandTag", false)
 }
 
 // madeFromPool reports whether x is a value a call made from a pool or a
@@ -1068,13 +1013,13 @@ func (c *checker) key(fn *types.Func) string {
 // pgx's: its methods query the pool.
 func (c *checker) madeFromPool(x ast.Expr) (pool, pgx bool) {
 	if id, ok := ast.Unparen(x).(*ast.Ident); ok {
-		x = c.defs[c.pass.TypesInfo.Uses[id]]
+		x = c.Defs[c.Pass.TypesInfo.Uses[id]]
 	}
 	call, ok := ast.Unparen(x).(*ast.CallExpr)
-	if !ok || callRecv(c.pass.TypesInfo, call) != nil {
+	if !ok || callRecv(c.Pass.TypesInfo, call) != nil {
 		return false, false // (q.WithTx(tx) is a method)
 	}
-	if _, _, ok := calleeOf(c.pass.TypesInfo, call); !ok {
+	if _, _, ok := CalleeOf(c.Pass.TypesInfo, call); !ok {
 		return false, false
 	}
 	for _, a := range call.Args {
@@ -1095,7 +1040,7 @@ func (c *checker) relevantMethods(ptr *types.Pointer, relevant map[string]bool) 
 	}
 	var names map[string]bool
 	add := func(fn *types.Func) {
-		if relevant[c.key(fn)] {
+		if relevant[c.Key(fn)] {
 			if names == nil {
 				names = map[string]bool{}
 			}
@@ -1123,28 +1068,15 @@ func (c *checker) relevantMethods(ptr *types.Pointer, relevant map[string]bool) 
 	return names
 }
 
-// pointerTypes returns *T for every type T pkg declares that is no
-// interface: the method sets that may implement one.
-func pointerTypes(pkg *types.Package) []*types.Pointer {
-	var out []*types.Pointer
-	scope := pkg.Scope()
-	for _, name := range scope.Names() {
-		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !types.IsInterface(tn.Type()) {
-			out = append(out, types.NewPointer(tn.Type()))
-		}
-	}
-	return out
-}
-
 // summarizeRepeatable records the package's exported functions a retry
 // may run again (DSQL005's fix, where another package's transaction calls them),
 // with the functions of other packages they rest on.
 func (c *checker) summarizeRepeatable(s *txflow.Summary) {
-	if !s.Enabled || !c.settings.RequiresDSQLLint {
+	if !s.Enabled || !c.Settings.RequiresDSQLLint {
 		return // no fix is offered where the runtime cannot be imported: no Begin asks
 	}
-	fns := make([]*types.Func, 0, len(c.funcs))
-	for fn := range c.funcs {
+	fns := make([]*types.Func, 0, len(c.Funcs))
+	for fn := range c.Funcs {
 		if fn.Exported() { // (another package calls nothing else)
 			fns = append(fns, fn)
 		}
@@ -1155,7 +1087,7 @@ func (c *checker) summarizeRepeatable(s *txflow.Summary) {
 		if why != "" {
 			continue
 		}
-		r := txflow.Repeatable{Func: c.key(fn)}
+		r := txflow.Repeatable{Func: c.Key(fn)}
 		for _, n := range needs {
 			r.Needs = append(r.Needs, n.Func)
 		}

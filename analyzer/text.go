@@ -15,7 +15,7 @@ import (
 // Text is a candidate SQL text and the map from its bytes back to source.
 type Text struct {
 	SQL    string
-	pieces []piece
+	Pieces []piece
 	// Node is the Go expression the text comes from (nil for .sql files).
 	Node ast.Expr
 	// Scope is the enclosing function (*ast.FuncDecl or *ast.FuncLit), nil
@@ -34,11 +34,11 @@ type Text struct {
 	// Generated marks a query const sqlc generated from a query file that
 	// is checked itself: read, not reported.
 	Generated bool
-	// origins and consts are where a text assembled by data flow was
+	// Origins and consts are where a text assembled by data flow was
 	// written: the ranges of the literals it is made of, and the named
 	// constants it reads (the lock sites it runs).
-	origins [][2]token.Pos
-	consts  []types.Object
+	Origins [][2]token.Pos
+	Consts  []types.Object
 }
 
 // piece maps SQL[start:end] to source. Literal pieces map byte by byte
@@ -47,9 +47,9 @@ type Text struct {
 // non-constant operand) map every byte to [pos, end).
 type piece struct {
 	start, end  int
-	pos, endPos token.Pos
+	Pos, EndPos token.Pos
 	offs        []int
-	opaque      bool
+	Opaque      bool
 	kind        fixer.Kind
 	// expr is the expression an opaque piece stands for, when it is one.
 	expr ast.Expr
@@ -58,42 +58,42 @@ type piece struct {
 // Pos maps a byte offset of SQL to a source position. end selects the
 // position just after the byte before off, for range ends.
 func (t *Text) Pos(off int, end bool) token.Pos {
-	if len(t.pieces) == 0 {
+	if len(t.Pieces) == 0 {
 		return token.NoPos
 	}
-	i := sort.Search(len(t.pieces), func(i int) bool { return t.pieces[i].end > off })
-	if end && i > 0 && (i == len(t.pieces) || t.pieces[i].start == off) {
+	i := sort.Search(len(t.Pieces), func(i int) bool { return t.Pieces[i].end > off })
+	if end && i > 0 && (i == len(t.Pieces) || t.Pieces[i].start == off) {
 		i-- // a range ending at a piece boundary ends in the earlier piece
 	}
-	if i == len(t.pieces) {
+	if i == len(t.Pieces) {
 		i--
 	}
-	p := t.pieces[i]
-	if p.opaque {
+	p := t.Pieces[i]
+	if p.Opaque {
 		if end {
-			return p.endPos
+			return p.EndPos
 		}
-		return p.pos
+		return p.Pos
 	}
 	rel := off - p.start
 	if rel < 0 {
 		rel = 0
 	}
 	if p.offs == nil {
-		return p.pos + token.Pos(min(rel, p.end-p.start))
+		return p.Pos + token.Pos(min(rel, p.end-p.start))
 	}
 	if rel >= len(p.offs) {
 		rel = len(p.offs) - 1
 	}
-	return p.pos + token.Pos(p.offs[rel])
+	return p.Pos + token.Pos(p.offs[rel])
 }
 
 // Literal returns the one literal piece covering SQL[start:end], if any:
 // the place an exact edit of that range can be made.
 func (t *Text) Literal(start, end int) (fixer.Literal, bool) {
-	for _, p := range t.pieces {
-		if start >= p.start && end <= p.end && !p.opaque {
-			return fixer.Literal{Kind: p.kind, Start: p.start, End: p.end, Pos: p.pos, Offs: p.offs}, true
+	for _, p := range t.Pieces {
+		if start >= p.start && end <= p.end && !p.Opaque {
+			return fixer.Literal{Kind: p.kind, Start: p.start, End: p.end, Pos: p.Pos, Offs: p.offs}, true
 		}
 	}
 	return fixer.Literal{}, false
@@ -137,7 +137,7 @@ func (b *textBuilder) literal(lit *ast.BasicLit) bool {
 	if offs == nil {
 		pos++ // byte for byte after the opening quote
 	}
-	b.pieces = append(b.pieces, piece{start: start, end: start + len(val), pos: pos, endPos: lit.End(), offs: offs, kind: kind})
+	b.pieces = append(b.pieces, piece{start: start, end: start + len(val), Pos: pos, EndPos: lit.End(), offs: offs, kind: kind})
 	return true
 }
 
@@ -145,14 +145,14 @@ func (b *textBuilder) literal(lit *ast.BasicLit) bool {
 func (b *textBuilder) opaque(s string, e ast.Node) {
 	start := b.add(s)
 	x, _ := e.(ast.Expr)
-	b.pieces = append(b.pieces, piece{start: start, end: start + len(s), pos: e.Pos(), endPos: e.End(), opaque: true, expr: x})
+	b.pieces = append(b.pieces, piece{start: start, end: start + len(s), Pos: e.Pos(), EndPos: e.End(), Opaque: true, expr: x})
 }
 
 func (b *textBuilder) text() *Text {
 	if len(b.pieces) <= 1 {
-		return &Text{SQL: b.one, pieces: b.pieces}
+		return &Text{SQL: b.one, Pieces: b.pieces}
 	}
-	return &Text{SQL: string(b.sql), pieces: b.pieces}
+	return &Text{SQL: string(b.sql), Pieces: b.pieces}
 }
 
 // decodeLiteral returns a Go string literal's value and, for each value

@@ -30,17 +30,17 @@ const callerDepth = 3
 // SERIALIZABLE isolation and, in a SERIALIZABLE function, its reads. It
 // is the package's view of a transaction: a function and the package
 // functions it calls.
-func (c *checker) txPriors(parsed []*parsedText) map[ast.Node][]scopedPrior {
+func (c *checker) txPriors(parsed []*Parsed) map[ast.Node][]scopedPrior {
 	out := map[ast.Node][]scopedPrior{}
 	for _, sp := range c.serializable {
-		out[sp.scope] = append(out[sp.scope], scopedPrior{sp.pos, rules.Prior{Kind: rules.PriorSerializable, What: "SERIALIZABLE", At: c.where(sp.pos)}})
+		out[sp.scope] = append(out[sp.scope], scopedPrior{sp.pos, rules.Prior{Kind: rules.PriorSerializable, What: "SERIALIZABLE", At: c.Where(sp.pos)}})
 	}
 	for _, p := range parsed {
-		t := p.text
+		t := p.Text
 		if t.Scope == nil {
 			continue
 		}
-		for _, st := range p.script.Stmts {
+		for _, st := range p.Script.Stmts {
 			pos := t.Pos(st.Span.Start, false)
 			for _, pr := range c.priorsOf(st, pos) {
 				out[t.Scope] = append(out[t.Scope], scopedPrior{pos, pr})
@@ -50,17 +50,17 @@ func (c *checker) txPriors(parsed []*parsedText) map[ast.Node][]scopedPrior {
 	// The reads that guard a SERIALIZABLE transaction's writes: parsed
 	// again only there, since the token model keeps no table of a read.
 	for _, p := range parsed {
-		t := p.text
+		t := p.Text
 		if t.Scope == nil || !slices.ContainsFunc(out[t.Scope], func(sp scopedPrior) bool { return sp.Kind == rules.PriorSerializable }) {
 			continue
 		}
-		for _, st := range p.script.Stmts {
+		for _, st := range p.Script.Stmts {
 			if st.Kind != sqlparse.KindSelect || len(st.Locks) > 0 {
 				continue
 			}
-			if table, keys, ok := sqlparse.ReadOf(p.script.Text[st.Span.Start:st.Span.End]); ok {
+			if table, keys, ok := sqlparse.ReadOf(p.Script.Text[st.Span.Start:st.Span.End]); ok {
 				pos := t.Pos(st.Span.Start, false)
-				out[t.Scope] = append(out[t.Scope], scopedPrior{pos, rules.Prior{Kind: rules.PriorRead, Table: table, Keys: keys, At: c.where(pos)}})
+				out[t.Scope] = append(out[t.Scope], scopedPrior{pos, rules.Prior{Kind: rules.PriorRead, Table: table, Keys: keys, At: c.Where(pos)}})
 			}
 		}
 	}
@@ -86,9 +86,9 @@ func (c *checker) txView(priors map[ast.Node][]scopedPrior, t *Text) func(int) r
 				out = append(out, sp.Prior)
 			}
 		}
-		for _, call := range c.calls[scope] {
-			if call.call.Pos() < pos {
-				for _, sp := range priors[call.fn] {
+		for _, call := range c.Calls[scope] {
+			if call.Call.Pos() < pos {
+				for _, sp := range priors[call.Fn] {
 					out = append(out, sp.Prior)
 				}
 			}
@@ -125,8 +125,8 @@ func (c *checker) txView(priors map[ast.Node][]scopedPrior, t *Text) func(int) r
 	switch {
 	case t.Scope != nil:
 		return at(t)
-	case len(c.uses[t.Const]) > 0:
-		uses := c.uses[t.Const]
+	case len(c.Uses[t.Const]) > 0:
+		uses := c.Uses[t.Const]
 		return func(int) rules.TxView {
 			var v rules.TxView
 			for i, u := range uses {
@@ -159,9 +159,9 @@ func (c *checker) callersOf() map[*ast.FuncDecl][]caller {
 		return c.callers
 	}
 	c.callers = map[*ast.FuncDecl][]caller{}
-	for scope, calls := range c.calls {
+	for scope, calls := range c.Calls {
 		for _, call := range calls {
-			c.callers[call.fn] = append(c.callers[call.fn], caller{scope, call.call.Pos()})
+			c.callers[call.Fn] = append(c.callers[call.Fn], caller{scope, call.Call.Pos()})
 		}
 	}
 	for _, cs := range c.callers {
@@ -205,7 +205,7 @@ func joinViews(pkg func(int) rules.TxView, module func(int) (rules.TxView, bool)
 func (c *checker) priorsOf(st *sqlparse.Statement, pos token.Pos) []rules.Prior {
 	ps := rules.PriorsOf(st, "")
 	if len(ps) > 0 {
-		at := c.where(pos)
+		at := c.Where(pos)
 		for i := range ps {
 			ps[i].At = at
 		}

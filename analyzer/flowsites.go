@@ -1,0 +1,70 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/dsqllint/dsqllint/txflow"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// observeSites records, in source order, what the transaction flow needs
+// of the calls, literals and assignments the walk met.
+func (c *checker) observeSites() {
+	info := c.Pass.TypesInfo
+	for i := range c.FlowSites {
+		fs := &c.FlowSites[i]
+		at, scope := fs.Site, fs.Site.Scope
+		switch n := fs.Node.(type) {
+		case *ast.CallExpr:
+			if fn := fs.Fn; fs.OK {
+				// Calls of module functions are recorded in every package:
+				// a package that reaches no database may still call, or
+				// retry, one that does (through an interface).
+				module := c.Funcs[fn] != nil || c.inModule(fn) || OwnInterfaceMethod(fn, c.Pass.Pkg)
+				if scope != nil {
+					closure, loops := c.retryContext(at)
+					if c.inModule(fn) || OwnInterfaceMethod(fn, c.Pass.Pkg) {
+						c.outCalls = append(c.outCalls, outCall{scope, n, at.Parent, c.Key(fn), closure, loops, IsInterfaceMethod(fn)})
+					}
+					if module {
+						// A configured retry function (-retry-funcs) re-runs what it is
+						// handed, whatever its summary shows.
+						c.noteFuncArgs(n, c.Key(fn), scope, closure || c.Settings.RetryFuncs.Has(fn), loops)
+					} else {
+						c.noteHandedOver(n, scope, closure || c.Settings.RetryFuncs.Has(fn), loops)
+					}
+				}
+				if c.Settings.RetryFuncs.Has(fn) {
+					c.retrySites = append(c.retrySites, txflow.Retry{Pos: n.Pos()})
+				}
+				if c.DB {
+					c.observeCall(n, fn, fs.Key, at)
+				}
+			} else if scope != nil {
+				closure, loops := c.retryContext(at)
+				switch f := typeutil.Callee(info, n).(type) {
+				case *types.Var:
+					c.varCalls = append(c.varCalls, varCall{scope, n, f, closure, loops})
+					for _, fn := range c.FieldFuncs()[f] {
+						c.noteFuncArgs(n, c.Key(fn), scope, closure, loops)
+					}
+				case nil:
+					if lit, isLit := ast.Unparen(n.Fun).(*ast.FuncLit); isLit {
+						// func() { ... }(), go func() { ... }(): run here.
+						c.implicit = append(c.implicit, implicitCall{scope, LitKey(lit), lit.Pos(), closure, loops})
+					}
+				}
+			}
+		case *ast.CompositeLit:
+			c.observeLiteral(n, scope)
+		case *ast.FuncLit:
+			// f := func() { ... }: called where it is made, as far as
+			// anyone can tell.
+			closure, loops := c.retryContext(at)
+			c.implicit = append(c.implicit, implicitCall{scope, LitKey(n), n.Pos(), closure, loops})
+		case *ast.AssignStmt:
+			c.noteCallAssign(n, at)
+		}
+	}
+}
