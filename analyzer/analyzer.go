@@ -14,6 +14,7 @@ import (
 
 	"github.com/dsqllint/dsqllint/catalog"
 	"github.com/dsqllint/dsqllint/fixer"
+	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/modconf"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
@@ -55,7 +56,7 @@ func newAnalyzer() (*analysis.Analyzer, *modconf.Settings) {
 }
 
 func run(s *modconf.Settings, pass *analysis.Pass) (_ any, err error) {
-	if len(pass.Files) == 0 && !slices.ContainsFunc(pass.OtherFiles, IsSQLFile) || len(pass.Files) > 0 && (pass.TypesInfo == nil || library(pass)) {
+	if len(pass.Files) == 0 && !slices.ContainsFunc(pass.OtherFiles, gosql.IsSQLFile) || len(pass.Files) > 0 && (pass.TypesInfo == nil || library(pass)) {
 		return (*txflow.Summary)(nil), nil // a dependency loaded from export data, or a library: nothing to carry
 	}
 	ms, err := s.ForPackage(pass)
@@ -74,7 +75,7 @@ func run(s *modconf.Settings, pass *analysis.Pass) (_ any, err error) {
 		p.Report = held.add
 		pass = &p
 	}
-	c := &checker{Package: &Package{Pass: pass, Settings: ms, Funcs: map[*types.Func]*ast.FuncDecl{}}, loops: map[ast.Node]bool{}, helpers: map[*ast.FuncDecl]bool{}}
+	c := &checker{Package: &gosql.Package{Pass: pass, Settings: ms, Funcs: map[*types.Func]*ast.FuncDecl{}}, loops: map[ast.Node]bool{}, helpers: map[*ast.FuncDecl]bool{}}
 	// A bug of ours must not crash go vet for the whole repository: it
 	// becomes this package's error, after every finding made so far.
 	defer func() {
@@ -88,7 +89,7 @@ func run(s *modconf.Settings, pass *analysis.Pass) (_ any, err error) {
 	}()
 	texts := c.Collect()
 	c.observeSites()
-	if OnlyNonSQLClient(pass.Pkg) {
+	if gosql.OnlyNonSQLClient(pass.Pkg) {
 		texts = texts[:0] // its strings are CQL or another language, not SQL
 	}
 	queryFiles, generated := c.SqlcFiles()
@@ -107,7 +108,7 @@ func run(s *modconf.Settings, pass *analysis.Pass) (_ any, err error) {
 		seen[pass.Fset.File(t.Pos(0, false)).Name()] = true
 	}
 	for _, name := range append(pass.OtherFiles, queryFiles...) {
-		if IsSQLFile(name) && !seen[name] {
+		if gosql.IsSQLFile(name) && !seen[name] {
 			seen[name] = true
 			if t := c.SQLFile(name); t != nil {
 				texts = append(texts, t)
@@ -132,7 +133,7 @@ func run(s *modconf.Settings, pass *analysis.Pass) (_ any, err error) {
 
 // checker is the state of one package's analysis.
 type checker struct {
-	*Package
+	*gosql.Package
 	// effects caches what a retry repeating a call of a package function
 	// would repeat (DSQL005's fix).
 	effects map[*types.Func]funcEffects
@@ -176,7 +177,7 @@ type checker struct {
 
 // lockFragments records the bare lock clauses (" FOR UPDATE") code
 // appends to queries.
-func (c *checker) noteLockFragments(parsed []*Parsed) {
+func (c *checker) noteLockFragments(parsed []*gosql.Parsed) {
 	for _, p := range parsed {
 		for _, st := range p.Script.Stmts {
 			if l := st.Locks; st.Fragment && !p.Text.Ref && len(l) > 0 {
@@ -186,7 +187,7 @@ func (c *checker) noteLockFragments(parsed []*Parsed) {
 	}
 }
 
-func (c *checker) lint(parsed []*Parsed) {
+func (c *checker) lint(parsed []*gosql.Parsed) {
 	cfg := c.Settings.Cfg
 	fences := rules.NewFences()
 	sqlFileCfg := cfg.ForSQLFile()
@@ -221,7 +222,7 @@ func (c *checker) lint(parsed []*Parsed) {
 	// check runs the rules (or only one) over a text and hands each
 	// finding, located and not suppressed, to report with the span of its
 	// statement; quiet, when set, hears why DSQL003 left a write alone.
-	check := func(p *Parsed, fences *rules.Fences, tx func(int) rules.TxView, only *rules.Rule, report func(analysis.Diagnostic, sqlparse.Span), quiet func(sqlparse.Span, string)) {
+	check := func(p *gosql.Parsed, fences *rules.Fences, tx func(int) rules.TxView, only *rules.Rule, report func(analysis.Diagnostic, sqlparse.Span), quiet func(sqlparse.Span, string)) {
 		t := p.Text
 		ctx := &rules.Context{Config: cfg, Style: p.Script.Style, MaxParam: p.Script.MaxParam, Fences: fences, Only: only, Quiet: quiet, Tx: tx}
 		if t.Node == nil {
@@ -231,7 +232,7 @@ func (c *checker) lint(parsed []*Parsed) {
 		// rows no other process races for.
 		once := c.Once(t)
 		for _, f := range c.safeCheck(ctx, p) {
-			stmt := StatementAt(p.Script, f.Span.Start)
+			stmt := gosql.StatementAt(p.Script, f.Span.Start)
 			if once && f.Rule == rules.UnfencedWrite {
 				if quiet != nil {
 					quiet(stmt, "a migration or a test's setup: it runs once, and no other process races for its rows")
@@ -256,7 +257,7 @@ func (c *checker) lint(parsed []*Parsed) {
 			report(d, stmt)
 		}
 	}
-	var writes []*Parsed
+	var writes []*gosql.Parsed
 	for _, p := range parsed {
 		if p.Text.Ref || p.Text.Generated {
 			continue // reported at the constant's declaration, or in the query file sqlc read
@@ -295,7 +296,7 @@ func (c *checker) lint(parsed []*Parsed) {
 // goSchema returns the tables the package's Go strings create (dendrite's
 // `const schema = "CREATE TABLE ..."`, a Go migration's DDL), nil when
 // none does.
-func (c *checker) goSchema(parsed []*Parsed) *catalog.Catalog {
+func (c *checker) goSchema(parsed []*gosql.Parsed) *catalog.Catalog {
 	var cat *catalog.Catalog
 	for _, p := range parsed {
 		if p.Text.Node == nil || !slices.ContainsFunc(p.Script.Stmts, func(st *sqlparse.Statement) bool { return st.Create != nil }) {
@@ -310,7 +311,7 @@ func (c *checker) goSchema(parsed []*Parsed) *catalog.Catalog {
 }
 
 // learn records what st, of text t, shows of contention.
-func (c *checker) learn(fences *rules.Fences, t *Text, st *sqlparse.Statement) {
+func (c *checker) learn(fences *rules.Fences, t *gosql.Text, st *sqlparse.Statement) {
 	at := ""
 	if st.Write != nil || len(st.Locks) > 0 || len(st.Reads) > 0 {
 		at = c.Where(t.Pos(st.Span.Start, false))
@@ -320,7 +321,7 @@ func (c *checker) learn(fences *rules.Fences, t *Text, st *sqlparse.Statement) {
 
 // safeCheck runs the rules; a rule that panics on this SQL becomes an
 // error naming the rule and the statement's position, and the run goes on.
-func (c *checker) safeCheck(ctx *rules.Context, p *Parsed) []rules.Finding {
+func (c *checker) safeCheck(ctx *rules.Context, p *gosql.Parsed) []rules.Finding {
 	fs := rules.Check(ctx, p.Script)
 	for _, pn := range ctx.Panics {
 		c.internal = append(c.internal, fmt.Errorf("%s: dsqllint internal error in rule %s on this SQL (please report): %v",

@@ -9,14 +9,15 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/rules"
 )
 
 // uncheckedCAS reports DSQL004 when the result of a CAS write is dropped,
 // never read, or read without RowsAffected.
-func (c *checker) uncheckedCAS(q *Query) {
+func (c *checker) uncheckedCAS(q *gosql.Query) {
 	helper := "occ.ExecCAS"
-	if strings.HasPrefix(q.Key.Pkg, PkgPGX) {
+	if strings.HasPrefix(q.Key.Pkg, gosql.PkgPGX) {
 		helper = "occpgx.ExecCAS"
 	}
 	how := c.resultUse(q)
@@ -47,7 +48,7 @@ func (c *checker) canImport(path string) bool {
 
 // resultUse says how the call's result is mishandled, or "" when the
 // affected-row count is read (or the result escapes where we cannot see).
-func (c *checker) resultUse(q *Query) string {
+func (c *checker) resultUse(q *gosql.Query) string {
 	info := c.Pass.TypesInfo
 	parent := q.Parent
 	var res ast.Expr
@@ -130,7 +131,7 @@ func (c *checker) countRead(obj types.Object, scope ast.Node, depth int) readKin
 				kind = readCount
 			}
 		case *ast.CallExpr:
-			fn, _, _ := CalleeOf(info, p)
+			fn, _, _ := gosql.CalleeOf(info, p)
 			fd := c.Funcs[fn]
 			if fd == nil {
 				kind = readCount // handed to code we do not see
@@ -182,7 +183,7 @@ func paramAt(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, arg ast.Exp
 // `_, err =`, and inside if) to `err := occ.ExecCAS(ctx, tx, q, args...)`,
 // and pgx `tx.Exec` to occpgx.ExecCAS, adding the import; pkg is the
 // package it imports.
-func (c *checker) execCASFix(q *Query) (fix *analysis.SuggestedFix, pkg string) {
+func (c *checker) execCASFix(q *gosql.Query) (fix *analysis.SuggestedFix, pkg string) {
 	assign, ok := q.Parent.(*ast.AssignStmt)
 	if !ok || len(assign.Lhs) != 2 || len(q.Call.Args) < 2 {
 		return nil, ""
@@ -197,10 +198,10 @@ func (c *checker) execCASFix(q *Query) (fix *analysis.SuggestedFix, pkg string) 
 	recv := c.Pass.TypesInfo.TypeOf(sel.X)
 	var name string
 	switch {
-	case q.Key == Callee{PkgSQL, "ExecContext", true} && IsNamed(recv, PkgSQL, "Tx", true):
-		pkg, name = PkgOCC, "occ"
-	case q.Key == Callee{PkgPGX, "Exec", true} && IsNamed(recv, PkgPGX, "Tx", false):
-		pkg, name = PkgOCCPGX, "occpgx"
+	case q.Key == gosql.Callee{Pkg: gosql.PkgSQL, Name: "ExecContext", Method: true} && gosql.IsNamed(recv, gosql.PkgSQL, "Tx", true):
+		pkg, name = gosql.PkgOCC, "occ"
+	case q.Key == gosql.Callee{Pkg: gosql.PkgPGX, Name: "Exec", Method: true} && gosql.IsNamed(recv, gosql.PkgPGX, "Tx", false):
+		pkg, name = gosql.PkgOCCPGX, "occpgx"
 	default:
 		return nil, ""
 	}

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/modconf"
 	"github.com/dsqllint/dsqllint/txflow"
 )
@@ -235,7 +236,7 @@ func (h *heldReports) flush() {
 // whose transaction the package begins outside any retry, a
 // compare-and-swap result of an imported function the package drops),
 // each at a place in the package.
-func (c *checker) judgeWithImports(held *heldReports, texts []*Text) {
+func (c *checker) judgeWithImports(held *heldReports, texts []*gosql.Text) {
 	if c.Pass.Pkg == nil || c.summary == nil {
 		return // nothing to join: the deferred flush reports them
 	}

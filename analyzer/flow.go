@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 	"github.com/dsqllint/dsqllint/txflow"
@@ -47,7 +48,7 @@ var (
 // retried reports whether a node at site runs inside a retry: a closure
 // passed to a retry helper, or a loop whose body checks for serialization
 // failures.
-func (c *checker) retried(at Site) bool {
+func (c *checker) retried(at gosql.Site) bool {
 	closure, loops := c.retryContext(at)
 	return closure || c.anyMentionsRetry(loops)
 }
@@ -56,9 +57,9 @@ func (c *checker) retried(at Site) bool {
 // passed to a retry helper, and the bodies of the loops around it in its
 // function (judged later, and only if needed: walking them is the costly
 // part). A closure's own retries are checked where it is called.
-func (c *checker) retryContext(at Site) (closure bool, loops []ast.Node) {
+func (c *checker) retryContext(at gosql.Site) (closure bool, loops []ast.Node) {
 	if at.Handed != nil {
-		fn, _, _ := CalleeOf(c.Pass.TypesInfo, at.Handed)
+		fn, _, _ := gosql.CalleeOf(c.Pass.TypesInfo, at.Handed)
 		closure = c.Settings.RetryFuncs.Has(fn) || c.retryHelper(fn)
 	}
 	return closure, at.Loops
@@ -181,7 +182,7 @@ func (c *checker) checksConflict(n ast.Node, depth int, pending *[]string) bool 
 				found = true
 			case c.Funcs[fn] != nil && (isPredicate(fn) || retryWords.MatchString(n.Name)):
 				found = depth > 0 && c.checksConflict(c.Funcs[fn].Body, depth-1, pending)
-			case fn != nil && fn.Pkg() == c.Pass.Pkg && IsInterfaceMethod(fn) && isPredicate(fn):
+			case fn != nil && fn.Pkg() == c.Pass.Pkg && gosql.IsInterfaceMethod(fn) && isPredicate(fn):
 				// A dialect's predicate: what the package's
 				// implementations check.
 				for _, fd := range c.Implementations(fn) {
@@ -189,7 +190,7 @@ func (c *checker) checksConflict(n ast.Node, depth int, pending *[]string) bool 
 				}
 			case retryWords.MatchString(n.Name):
 				found = obj == nil || fn != nil
-			case fn != nil && isPredicate(fn) && pending != nil && (c.inModule(fn) || IsInterfaceMethod(fn) && c.inModulePkg(fn.Pkg())):
+			case fn != nil && isPredicate(fn) && pending != nil && (c.inModule(fn) || gosql.IsInterfaceMethod(fn) && c.inModulePkg(fn.Pkg())):
 				*pending = append(*pending, c.Key(fn))
 			}
 			// An error value of the package (errConflict =
@@ -260,7 +261,7 @@ func isPredicate(fn *types.Func) bool {
 }
 
 // loopAround is pendingLoop for a node at site.
-func (c *checker) loopAround(at Site) token.Pos {
+func (c *checker) loopAround(at gosql.Site) token.Pos {
 	return c.pendingLoop(at.Loops)
 }
 
@@ -284,15 +285,15 @@ func asFunc(obj types.Object) *types.Func {
 
 // observeCall handles calls that matter to the Go-flow rules as they are
 // met: transaction begins, pgx savepoints, ORM and builder locking.
-func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key Callee, at Site) {
+func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key gosql.Callee, at gosql.Site) {
 	scope := at.Scope
-	if BeginMethods[key] {
-		if recvNamed(fn, PkgPGX, "Tx") || recvNamed(fn, PkgPGXPool, "Tx") {
+	if gosql.BeginMethods[key] {
+		if recvNamed(fn, gosql.PkgPGX, "Tx") || recvNamed(fn, gosql.PkgPGXPool, "Tx") {
 			c.reportGo("DSQL010", call.Pos(), call.End(), rules.NestedTxMessage, nil)
 			return
 		}
 		if tx := assignedVar(c.Pass.TypesInfo, at.Parent, call); tx != nil {
-			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.Pkg, PkgPGX), retried: c.retried(at), loop: c.loopAround(at)})
+			c.begins = append(c.begins, &beginCall{call: call, tx: tx, scope: scope, pgx: strings.HasPrefix(key.Pkg, gosql.PkgPGX), retried: c.retried(at), loop: c.loopAround(at)})
 		}
 		return
 	}
@@ -302,7 +303,7 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key Callee, at
 		}
 		return
 	}
-	if key.Pkg == PkgPGX && !key.Method && (key.Name == "BeginFunc" || key.Name == "BeginTxFunc") && len(call.Args) > 0 {
+	if key.Pkg == gosql.PkgPGX && !key.Method && (key.Name == "BeginFunc" || key.Name == "BeginTxFunc") && len(call.Args) > 0 {
 		// pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error { ... }) begins a
 		// transaction, runs the closure on it and commits: its parameter
 		// is the transaction, begun here.
@@ -325,7 +326,7 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key Callee, at
 // is none.
 func projectBegin(fn *types.Func) (pgx, ok bool) {
 	sig, isSig := fn.Type().(*types.Signature)
-	if !isSig || sig.Recv() == nil || !strings.HasPrefix(fn.Name(), "Begin") || DbPackages[fn.Pkg().Path()] ||
+	if !isSig || sig.Recv() == nil || !strings.HasPrefix(fn.Name(), "Begin") || gosql.DbPackages[fn.Pkg().Path()] ||
 		sig.Results().Len() != 2 || !isError(sig.Results().At(1).Type()) {
 		return false, false
 	}
@@ -357,7 +358,7 @@ func txMethods(t types.Type) (pgx, ok bool) {
 		return false, false
 	}
 	if sig, ok := commit.Type().(*types.Signature); ok && sig.Params().Len() > 0 {
-		pgx = IsNamed(sig.Params().At(0).Type(), "context", "Context", false)
+		pgx = gosql.IsNamed(sig.Params().At(0).Type(), "context", "Context", false)
 	}
 	return pgx, true
 }
@@ -423,7 +424,7 @@ func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
 		return
 	}
 	switch path, name := n.Obj().Pkg().Path(), n.Obj().Name(); {
-	case path == PkgSQL && name == "TxOptions":
+	case path == gosql.PkgSQL && name == "TxOptions":
 		c.isolationOption(lit, "Isolation", func(v constant.Value) bool {
 			l, ok := constant.Int64Val(v)
 			return ok && (l == 0 || l == 4 || l == 5) // default, RepeatableRead, Snapshot
@@ -431,12 +432,12 @@ func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
 			l, ok := constant.Int64Val(v)
 			return ok && l == 6 // LevelSerializable
 		}, scope)
-	case path == PkgPGX && name == "TxOptions":
+	case path == gosql.PkgPGX && name == "TxOptions":
 		c.isolationOption(lit, "IsoLevel", func(v constant.Value) bool {
 			s := constant.StringVal(v)
 			return s == "" || s == "repeatable read"
 		}, func(v constant.Value) bool { return constant.StringVal(v) == "serializable" }, scope)
-	case path == pkgGormClause && name == "Locking":
+	case path == gosql.PkgGormClause && name == "Locking":
 		c.gormLocking(lit, scope)
 	}
 }
@@ -486,11 +487,11 @@ func (c *checker) dropElement(lit *ast.CompositeLit, i int) analysis.TextEdit {
 }
 
 // flow runs DSQL004 once every text is parsed.
-func (c *checker) flow(scripts map[*Text]*sqlparse.Script) {
+func (c *checker) flow(scripts map[*gosql.Text]*sqlparse.Script) {
 	cfg := c.Settings.Cfg
 	for _, q := range c.Queries {
 		s := scripts[q.Text]
-		if s == nil || !ExecMethods[q.Key] {
+		if s == nil || !gosql.ExecMethods[q.Key] {
 			continue
 		}
 		for _, st := range s.Stmts {

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 
+	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/txflow"
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -21,11 +22,11 @@ func (c *checker) observeSites() {
 				// Calls of module functions are recorded in every package:
 				// a package that reaches no database may still call, or
 				// retry, one that does (through an interface).
-				module := c.Funcs[fn] != nil || c.inModule(fn) || OwnInterfaceMethod(fn, c.Pass.Pkg)
+				module := c.Funcs[fn] != nil || c.inModule(fn) || gosql.OwnInterfaceMethod(fn, c.Pass.Pkg)
 				if scope != nil {
 					closure, loops := c.retryContext(at)
-					if c.inModule(fn) || OwnInterfaceMethod(fn, c.Pass.Pkg) {
-						c.outCalls = append(c.outCalls, outCall{scope, n, at.Parent, c.Key(fn), closure, loops, IsInterfaceMethod(fn)})
+					if c.inModule(fn) || gosql.OwnInterfaceMethod(fn, c.Pass.Pkg) {
+						c.outCalls = append(c.outCalls, outCall{scope, n, at.Parent, c.Key(fn), closure, loops, gosql.IsInterfaceMethod(fn)})
 					}
 					if module {
 						// A configured retry function (-retry-funcs) re-runs what it is
@@ -52,7 +53,7 @@ func (c *checker) observeSites() {
 				case nil:
 					if lit, isLit := ast.Unparen(n.Fun).(*ast.FuncLit); isLit {
 						// func() { ... }(), go func() { ... }(): run here.
-						c.implicit = append(c.implicit, implicitCall{scope, LitKey(lit), lit.Pos(), closure, loops})
+						c.implicit = append(c.implicit, implicitCall{scope, gosql.LitKey(lit), lit.Pos(), closure, loops})
 					}
 				}
 			}
@@ -62,7 +63,7 @@ func (c *checker) observeSites() {
 			// f := func() { ... }: called where it is made, as far as
 			// anyone can tell.
 			closure, loops := c.retryContext(at)
-			c.implicit = append(c.implicit, implicitCall{scope, LitKey(n), n.Pos(), closure, loops})
+			c.implicit = append(c.implicit, implicitCall{scope, gosql.LitKey(n), n.Pos(), closure, loops})
 		case *ast.AssignStmt:
 			c.noteCallAssign(n, at)
 		}

@@ -10,17 +10,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/sqlparse"
-)
-
-// ORMs and query builders spell locking clauses as Go: found by the
-// callee's package path and name, so no dependency on those modules.
-const (
-	pkgGormClause = "gorm.io/gorm/clause"
-	pkgGoqu       = "github.com/doug-martin/goqu/v9"
-	pkgGoquExp    = "github.com/doug-martin/goqu/v9/exp"
-	pkgEntSQL     = "entgo.io/ent/dialect/sql"
-	pkgBun        = "github.com/uptrace/bun"
 )
 
 // goLock is a row lock spelled as Go, in function scope.
@@ -108,7 +99,7 @@ func (c *checker) observeORM(call *ast.CallExpr, fn *types.Func, scope ast.Node)
 	if !ok {
 		return
 	}
-	if fn.Name() == "For" && strings.HasPrefix(fn.Pkg().Path(), pkgBun) && len(call.Args) == 1 {
+	if fn.Name() == "For" && strings.HasPrefix(fn.Pkg().Path(), gosql.PkgBun) && len(call.Args) == 1 {
 		// bun's q.For("UPDATE SKIP LOCKED") renders FOR UPDATE ...
 		if v := c.ConstString(call.Args[0]); v != nil {
 			if s, ok := bunStrength(*v); ok {
@@ -130,8 +121,8 @@ func (c *checker) observeORM(call *ast.CallExpr, fn *types.Func, scope ast.Node)
 		return
 	}
 	path := fn.Pkg().Path()
-	goqu := path == pkgGoqu || path == pkgGoquExp
-	ent := path == pkgEntSQL || takesEntLockOption(fn)
+	goqu := path == gosql.PkgGoqu || path == gosql.PkgGoquExp
+	ent := path == gosql.PkgEntSQL || takesEntLockOption(fn)
 	if !goqu && !ent {
 		return
 	}
@@ -178,7 +169,7 @@ func (c *checker) waitOption(e ast.Expr) {
 			return true
 		}
 		switch obj.Pkg().Path() {
-		case pkgGoqu, pkgGoquExp, pkgEntSQL:
+		case gosql.PkgGoqu, gosql.PkgGoquExp, gosql.PkgEntSQL:
 			c.reportWaitPolicy(id, obj.Pkg().Name()+"."+obj.Name())
 		}
 		return true
@@ -193,5 +184,5 @@ func takesEntLockOption(fn *types.Func) bool {
 		return false
 	}
 	s, ok := sig.Params().At(0).Type().(*types.Slice)
-	return ok && IsNamed(s.Elem(), pkgEntSQL, "LockOption", false)
+	return ok && gosql.IsNamed(s.Elem(), gosql.PkgEntSQL, "LockOption", false)
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 	"github.com/dsqllint/dsqllint/txflow"
@@ -23,9 +24,9 @@ import (
 // poolTypes are the handles on which a statement runs outside any
 // transaction: DSQL runs it as a transaction of its own.
 var poolTypes = map[[2]string]bool{
-	{PkgSQL, "DB"}: true, {PkgSQL, "Conn"}: true,
-	{PkgSQLX, "DB"}: true, {PkgSQLX, "Conn"}: true,
-	{PkgPGXPool, "Pool"}: true, {PkgPGXPool, "Conn"}: true, {PkgPGX, "Conn"}: true,
+	{gosql.PkgSQL, "DB"}: true, {gosql.PkgSQL, "Conn"}: true,
+	{gosql.PkgSQLX, "DB"}: true, {gosql.PkgSQLX, "Conn"}: true,
+	{gosql.PkgPGXPool, "Pool"}: true, {gosql.PkgPGXPool, "Conn"}: true, {gosql.PkgPGX, "Conn"}: true,
 }
 
 // onPool reports whether the handle x is a pool or a connection (never a
@@ -43,7 +44,7 @@ func (c *checker) onPool(x ast.Expr) (ok, pgx bool) {
 		return false, false
 	}
 	path := n.Obj().Pkg().Path()
-	return poolTypes[[2]string{path, n.Obj().Name()}], strings.HasPrefix(path, PkgPGX)
+	return poolTypes[[2]string{path, n.Obj().Name()}], strings.HasPrefix(path, gosql.PkgPGX)
 }
 
 // lockIndex finds the package's lock sites by where their text is
@@ -66,7 +67,7 @@ func (x *lockIndex) sitesIn(from, to token.Pos) []token.Pos {
 
 // summarizeLocks records the package's lock sites and runs, and reports
 // DSQL005 for what the package alone shows.
-func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.Script, parsed []*Parsed, begins map[types.Object]int, bound map[any]int) {
+func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*gosql.Text]*sqlparse.Script, parsed []*gosql.Parsed, begins map[types.Object]int, bound map[any]int) {
 	idx := &lockIndex{byConst: map[types.Object][]token.Pos{}, sites: map[token.Pos]int{}}
 	addSite := func(l txflow.LockSite) {
 		if _, dup := idx.sites[l.Pos]; !dup {
@@ -137,7 +138,7 @@ func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.
 		}
 		for _, p := range r.Sites {
 			ran[p] = true
-			if i, ok := idx.sites[p]; ok && ExecMethods[q.Base().Key] {
+			if i, ok := idx.sites[p]; ok && gosql.ExecMethods[q.Base().Key] {
 				s.Locks[i].Exec = true
 			}
 		}
@@ -166,7 +167,7 @@ func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.
 // bare clause appended to a query the analysis cannot render or follow
 // (a builder whose predicate is known only at run time). Each runs where
 // it is written, as far as the package can tell.
-func (c *checker) orphanLocks(s *txflow.Summary, scripts map[*Text]*sqlparse.Script, addSite func(txflow.LockSite)) {
+func (c *checker) orphanLocks(s *txflow.Summary, scripts map[*gosql.Text]*sqlparse.Script, addSite func(txflow.LockSite)) {
 	if len(c.ormLocks) == 0 && len(c.lockFragments) == 0 {
 		return
 	}
@@ -232,7 +233,7 @@ func lockWhat(s sqlparse.Strength) string {
 
 // silenced reports a directive that silences DSQL005 at a statement: an
 // SQL one before it, or a Go one at its line or the line above.
-func (c *checker) silenced(p *Parsed, st *sqlparse.Statement, pos token.Pos) bool {
+func (c *checker) silenced(p *gosql.Parsed, st *sqlparse.Statement, pos token.Pos) bool {
 	for _, d := range p.Dirs {
 		if d.Names("DSQL005") && d.Stmt < len(p.Script.Stmts) && p.Script.Stmts[d.Stmt] == st {
 			d.Used = true
@@ -258,7 +259,7 @@ func constKey(obj types.Object) string {
 // textSites returns the lock sites a text run at a query call comes
 // from: those written inside it or inside the expressions it was
 // assembled from, and the constants it names.
-func (c *checker) textSites(t *Text, idx *lockIndex) (sites []token.Pos, consts []string) {
+func (c *checker) textSites(t *gosql.Text, idx *lockIndex) (sites []token.Pos, consts []string) {
 	seen := map[token.Pos]bool{}
 	add := func(from, to token.Pos) {
 		for _, p := range idx.sitesIn(from, to) {
@@ -298,7 +299,7 @@ func (c *checker) textSites(t *Text, idx *lockIndex) (sites []token.Pos, consts 
 // lockRun describes how the query call q runs its text: the function and
 // handle of the driver call, the retry around it, and the calls of the
 // package's own query functions it goes through.
-func (c *checker) lockRun(q *Query, begins map[types.Object]int, bound map[any]int) txflow.LockRun {
+func (c *checker) lockRun(q *gosql.Query, begins map[types.Object]int, bound map[any]int) txflow.LockRun {
 	base := q.Base()
 	key, ft, recv := c.scopeFunc(base.Scope)
 	r := txflow.LockRun{Func: key, Param: txflow.NoHandle, Begin: -1, Pos: base.Call.Pos(),
@@ -321,7 +322,7 @@ func (c *checker) lockRun(q *Query, begins map[types.Object]int, bound map[any]i
 		}
 	}
 	// Through query functions: pin each call on the way out.
-	chain := []*Query{}
+	chain := []*gosql.Query{}
 	for x := q; x != nil && x != base; x = x.Via {
 		chain = append(chain, x)
 	}
@@ -335,12 +336,12 @@ func (c *checker) lockRun(q *Query, begins map[types.Object]int, bound map[any]i
 // handleExpr is what a query call runs on: its receiver, the RunWith
 // handle of a builder, or the handle argument of a package function
 // (sqlx.Get(db, ...), occ.ExecWithRetry(ctx, db, ...)).
-func (c *checker) handleExpr(q *Query) ast.Expr {
+func (c *checker) handleExpr(q *gosql.Query) ast.Expr {
 	if x := c.RunsOn(q); x != nil {
 		return x
 	}
 	switch {
-	case q.Key.Pkg == PkgSQLX && !q.Key.Method && len(q.Call.Args) > 0:
+	case q.Key.Pkg == gosql.PkgSQLX && !q.Key.Method && len(q.Call.Args) > 0:
 		i := 0
 		if strings.HasSuffix(q.Key.Name, "Context") {
 			i = 1
@@ -355,18 +356,18 @@ func (c *checker) handleExpr(q *Query) ast.Expr {
 }
 
 // occExec reports a call of occ's or occpgx's ExecWithRetry: a retry.
-func occExec(k Callee) bool {
-	return (k.Pkg == PkgOCC || k.Pkg == PkgOCCPGX) && strings.HasPrefix(k.Name, "ExecWithRetry")
+func occExec(k gosql.Callee) bool {
+	return (k.Pkg == gosql.PkgOCC || k.Pkg == gosql.PkgOCCPGX) && strings.HasPrefix(k.Name, "ExecWithRetry")
 }
 
 // readModifyWrites records, as sites of their own, the compare-and-swap
 // writes a transaction the package begins runs after reading, when the
 // transaction holds no FOR UPDATE: a lost race fails it at COMMIT too.
-func (c *checker) readModifyWrites(s *txflow.Summary, scripts map[*Text]*sqlparse.Script, begins map[types.Object]int, bound map[any]int, addSite func(txflow.LockSite)) {
+func (c *checker) readModifyWrites(s *txflow.Summary, scripts map[*gosql.Text]*sqlparse.Script, begins map[types.Object]int, bound map[any]int, addSite func(txflow.LockSite)) {
 	for _, b := range c.begins {
 		aliases := c.txAliases(b.tx)
 		readFirst := map[ast.Node]bool{} // scopes that already read on the tx
-		var rmw *Query
+		var rmw *gosql.Query
 		locks := false
 		for _, q := range c.AllQueries() {
 			recv := identObj(c.Pass.TypesInfo, c.RunsOn(q.Base()))
@@ -387,7 +388,7 @@ func (c *checker) readModifyWrites(s *txflow.Summary, scripts map[*Text]*sqlpars
 		if rmw == nil || locks {
 			continue
 		}
-		site := txflow.LockSite{Pos: rmw.Call.Pos(), End: rmw.Call.End(), What: "this read-modify-write", Exec: ExecMethods[rmw.Key],
+		site := txflow.LockSite{Pos: rmw.Call.Pos(), End: rmw.Call.End(), What: "this read-modify-write", Exec: gosql.ExecMethods[rmw.Key],
 			Test: c.InTest(rmw.Call.Pos())}
 		site.Quiet = c.SuppressedAt("DSQL005", site.Pos, nil)
 		addSite(site)
@@ -415,7 +416,7 @@ func (c *checker) constUses(s *txflow.Summary, idx *lockIndex) {
 	}
 	wanted := func(obj types.Object) (string, bool) {
 		cst, ok := obj.(*types.Const)
-		if !ok || !IsStringType(cst.Type()) {
+		if !ok || !gosql.IsStringType(cst.Type()) {
 			return "", false
 		}
 		k := constKey(cst)

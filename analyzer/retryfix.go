@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/sqlparse"
 	"github.com/dsqllint/dsqllint/txflow"
 )
@@ -72,7 +73,7 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 		return refuse("Begin does not declare its transaction and error")
 	}
 	tx, beginErr := info.Defs[txID], info.ObjectOf(errID)
-	sqlx := !b.pgx && !IsNamed(tx.Type(), PkgSQL, "Tx", true) // run as the helper's *sql.Tx
+	sqlx := !b.pgx && !gosql.IsNamed(tx.Type(), gosql.PkgSQL, "Tx", true) // run as the helper's *sql.Tx
 	if at := c.escapes(fd.Body, tx); at != token.NoPos {
 		return refuse("the transaction escapes at line %d (stored, returned or handed on)", c.Pass.Fset.Position(at).Line)
 	}
@@ -148,11 +149,11 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 		return refuse("no source")
 	}
 	off := func(p token.Pos) int { return c.Pass.Fset.Position(p).Offset }
-	pkg, name := PkgOCC, "occ"
-	txType, txPkg, txName := "*%s.Tx", PkgSQL, "sql"
+	pkg, name := gosql.PkgOCC, "occ"
+	txType, txPkg, txName := "*%s.Tx", gosql.PkgSQL, "sql"
 	if b.pgx {
-		pkg, name = PkgOCCPGX, "occpgx"
-		txType, txPkg, txName = "%s.Tx", PkgPGX, "pgx"
+		pkg, name = gosql.PkgOCCPGX, "occpgx"
+		txType, txPkg, txName = "%s.Tx", gosql.PkgPGX, "pgx"
 	}
 	var edits []analysis.TextEdit
 	name, ok1 := c.addImport(file, &edits, pkg, name)
@@ -397,13 +398,13 @@ func (c *checker) beginsTx(t types.Type, pgx bool) bool {
 		return false
 	}
 	sig := fn.Type().(*types.Signature)
-	if sig.Params().Len() != 2 || sig.Results().Len() != 2 || !IsNamed(sig.Params().At(0).Type(), "context", "Context", false) {
+	if sig.Params().Len() != 2 || sig.Results().Len() != 2 || !gosql.IsNamed(sig.Params().At(0).Type(), "context", "Context", false) {
 		return false
 	}
 	if pgx {
-		return IsNamed(sig.Params().At(1).Type(), PkgPGX, "TxOptions", false) && IsNamed(sig.Results().At(0).Type(), PkgPGX, "Tx", false)
+		return gosql.IsNamed(sig.Params().At(1).Type(), gosql.PkgPGX, "TxOptions", false) && gosql.IsNamed(sig.Results().At(0).Type(), gosql.PkgPGX, "Tx", false)
 	}
-	return IsNamed(sig.Params().At(1).Type(), PkgSQL, "TxOptions", true) && IsNamed(sig.Results().At(0).Type(), PkgSQL, "Tx", true)
+	return gosql.IsNamed(sig.Params().At(1).Type(), gosql.PkgSQL, "TxOptions", true) && gosql.IsNamed(sig.Results().At(0).Type(), gosql.PkgSQL, "Tx", true)
 }
 
 // errCheck matches `if err != nil { return ... }`.
@@ -881,12 +882,12 @@ func (c *checker) txUse(stack []ast.Node, sqlx bool) string {
 		if p.Sel.Name == "Commit" || p.Sel.Name == "Rollback" {
 			return fmt.Sprintf("the transaction is committed or rolled back at line %d, between Begin and Commit", line)
 		}
-		if sel := c.Pass.TypesInfo.Selections[p]; sqlx && (sel == nil || !IsNamed(sel.Obj().(*types.Func).Type().(*types.Signature).Recv().Type(), PkgSQL, "Tx", true)) {
+		if sel := c.Pass.TypesInfo.Selections[p]; sqlx && (sel == nil || !gosql.IsNamed(sel.Obj().(*types.Func).Type().(*types.Signature).Recv().Type(), gosql.PkgSQL, "Tx", true)) {
 			return fmt.Sprintf("line %d calls sqlx's %s, which the helper's *sql.Tx does not have", line, p.Sel.Name)
 		}
 	case *ast.CallExpr:
 		for i, a := range p.Args {
-			if sig, ok := c.Pass.TypesInfo.TypeOf(p.Fun).(*types.Signature); a == id && sqlx && ok && i < sig.Params().Len() && !IsNamed(sig.Params().At(i).Type(), PkgSQL, "Tx", true) {
+			if sig, ok := c.Pass.TypesInfo.TypeOf(p.Fun).(*types.Signature); a == id && sqlx && ok && i < sig.Params().Len() && !gosql.IsNamed(sig.Params().At(i).Type(), gosql.PkgSQL, "Tx", true) {
 				return fmt.Sprintf("line %d hands the sqlx transaction to a function that wants more than *sql.Tx", line)
 			}
 		}
@@ -919,7 +920,7 @@ func (c *checker) callRepeatable(call *ast.CallExpr, tx types.Object, params map
 	if sig, ok := info.TypeOf(call.Fun).(*types.Signature); ok && errorWrapper(sig) {
 		return "", nil
 	}
-	fn, _, ok := CalleeOf(info, call)
+	fn, _, ok := gosql.CalleeOf(info, call)
 	if !ok {
 		return fmt.Sprintf("line %d calls a function value, which a retry would call again", line(call)), nil
 	}
@@ -945,12 +946,12 @@ func (c *checker) callRepeatable(call *ast.CallExpr, tx types.Object, params map
 // is itself the need; one of the standard library or of a driver is
 // harmless only if pureCall says so.
 func (c *checker) funcRepeatable(fn *types.Func, visiting map[*types.Func]bool) (string, []txflow.Need) {
-	if pureCall(fn) || txStatement(fn) || IsInterfaceMethod(fn) && scanMethod(fn) || errorWrapper(fn.Type().(*types.Signature)) {
+	if pureCall(fn) || txStatement(fn) || gosql.IsInterfaceMethod(fn) && scanMethod(fn) || errorWrapper(fn.Type().(*types.Signature)) {
 		return "", nil
 	}
 	fd := c.Funcs[fn]
 	if fd == nil || fd.Body == nil {
-		if fn.Pkg() == nil || fn.Pkg() == c.Pass.Pkg || stdPath(fn.Pkg().Path()) || knownLibrary(fn.Pkg().Path()) || IsInterfaceMethod(fn) {
+		if fn.Pkg() == nil || fn.Pkg() == c.Pass.Pkg || stdPath(fn.Pkg().Path()) || knownLibrary(fn.Pkg().Path()) || gosql.IsInterfaceMethod(fn) {
 			return "does more than statements on the transaction and computation", nil
 		}
 		return "", []txflow.Need{{Func: c.Key(fn), Name: fn.Pkg().Name() + "." + fn.Name()}}
@@ -973,7 +974,7 @@ func (c *checker) funcRepeatable(fn *types.Func, visiting map[*types.Func]bool) 
 // readsResult reports a method call on a statement's result (rows.Close,
 // stmt.Close): what may be deferred in the closure.
 func (c *checker) readsResult(call *ast.CallExpr) bool {
-	fn, _, ok := CalleeOf(c.Pass.TypesInfo, call)
+	fn, _, ok := gosql.CalleeOf(c.Pass.TypesInfo, call)
 	return ok && fn.Type().(*types.Signature).Recv() != nil && pureCall(fn)
 }
 
@@ -1008,7 +1009,7 @@ type funcEffects struct {
 // knownLibrary reports a package whose functions are not the module's:
 // drivers, ORMs, builders.
 func knownLibrary(path string) bool {
-	for _, p := range []string{PkgSQLX, "github.com/jackc/", "gorm.io/", "github.com/uptrace/bun", "github.com/Masterminds/squirrel",
+	for _, p := range []string{gosql.PkgSQLX, "github.com/jackc/", "gorm.io/", "github.com/uptrace/bun", "github.com/Masterminds/squirrel",
 		"github.com/lib/pq", "github.com/go-sql-driver/", "go.opentelemetry.io/", "github.com/prometheus/", "go.uber.org/", "github.com/sirupsen/"} {
 		if strings.HasPrefix(path, p) {
 			return true
@@ -1054,7 +1055,7 @@ func (c *checker) bodyRepeatable(fd *ast.FuncDecl, visiting map[*types.Func]bool
 			if sig, ok := info.TypeOf(s.Fun).(*types.Signature); ok && errorWrapper(sig) {
 				break
 			}
-			fn, _, ok := CalleeOf(info, s)
+			fn, _, ok := gosql.CalleeOf(info, s)
 			if !ok {
 				why = fmt.Sprintf("calls a function value (line %d)", line(s))
 				break
@@ -1099,7 +1100,7 @@ func txStatement(fn *types.Func) bool {
 		return false
 	}
 	t := recv.Type()
-	return IsNamed(t, PkgSQL, "Tx", true) || IsNamed(t, PkgPGX, "Tx", false) || IsNamed(t, PkgSQLX, "Tx", true)
+	return gosql.IsNamed(t, gosql.PkgSQL, "Tx", true) || gosql.IsNamed(t, gosql.PkgPGX, "Tx", false) || gosql.IsNamed(t, gosql.PkgSQLX, "Tx", true)
 }
 
 // pureCall reports a function or method that changes nothing a retry
@@ -1109,8 +1110,8 @@ func pureCall(fn *types.Func) bool {
 	path := fn.Pkg().Path()
 	if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
 		t := recv.Type()
-		for _, r := range [][2]string{{PkgSQL, "Rows"}, {PkgSQL, "Row"}, {PkgSQL, "Result"}, {PkgSQLX, "Rows"}, {PkgSQLX, "Row"}} {
-			if IsNamed(t, r[0], r[1], true) || IsNamed(t, r[0], r[1], false) {
+		for _, r := range [][2]string{{gosql.PkgSQL, "Rows"}, {gosql.PkgSQL, "Row"}, {gosql.PkgSQL, "Result"}, {gosql.PkgSQLX, "Rows"}, {gosql.PkgSQLX, "Row"}} {
+			if gosql.IsNamed(t, r[0], r[1], true) || gosql.IsNamed(t, r[0], r[1], false) {
 				return true
 			}
 		}
@@ -1118,7 +1119,7 @@ func pureCall(fn *types.Func) bool {
 			return true
 		}
 		switch path {
-		case PkgPGX, "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgx/v5/pgtype":
+		case gosql.PkgPGX, "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgx/v5/pgtype":
 			// Rows, Row, CommandTag, values; not a pool's or a
 			// connection's statements.
 			name := ""
@@ -1142,7 +1143,7 @@ func pureCall(fn *types.Func) bool {
 	case "sync":
 		// a lock taken and given back: a retry takes it again
 		return fn.Name() == "Lock" || fn.Name() == "Unlock" || fn.Name() == "RLock" || fn.Name() == "RUnlock"
-	case PkgPGX:
+	case gosql.PkgPGX:
 		return fn.Name() == "CollectRows" || fn.Name() == "CollectOneRow" || fn.Name() == "CollectExactlyOneRow" ||
 			strings.HasPrefix(fn.Name(), "RowTo") || fn.Name() == "ForEachRow" || fn.Name() == "NamedArgs"
 	}
@@ -1218,16 +1219,16 @@ func rootIdent(e ast.Expr) *ast.Ident {
 // Each has the type of what it replaces; the Scan's destinations are
 // written again by a second attempt, the last one's values stay. The
 // edits leave the statement's text alone, for the fixes of its SQL.
-func (c *checker) statementRetry(q *Query, pgx bool) *analysis.SuggestedFix {
+func (c *checker) statementRetry(q *gosql.Query, pgx bool) *analysis.SuggestedFix {
 	sel, ok := q.Call.Fun.(*ast.SelectorExpr)
 	if !ok || len(q.Call.Args) < 2 || c.Generated[c.FileOf(q.Call.Pos())] || !c.beginsTx(c.Pass.TypesInfo.TypeOf(sel.X), pgx) {
 		return nil
 	}
 	file := c.FileOf(q.Call.Pos())
-	pkg, name, txPkg, txName, txType := PkgOCC, "occ", PkgSQL, "sql", "*%s.Tx"
+	pkg, name, txPkg, txName, txType := gosql.PkgOCC, "occ", gosql.PkgSQL, "sql", "*%s.Tx"
 	exec, queryRow := "ExecContext", "QueryRowContext"
 	if pgx {
-		pkg, name, txPkg, txName, txType = PkgOCCPGX, "occpgx", PkgPGX, "pgx", "%s.Tx"
+		pkg, name, txPkg, txName, txType = gosql.PkgOCCPGX, "occpgx", gosql.PkgPGX, "pgx", "%s.Tx"
 		exec, queryRow = "Exec", "QueryRow"
 	}
 	if !c.canImport(pkg) {

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"strings"
 
+	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 	"golang.org/x/tools/go/analysis"
@@ -13,7 +14,7 @@ import (
 
 // suppressed reports whether a directive silences finding f at pos, marking
 // the directive used.
-func (c *checker) suppressed(p *Parsed, f rules.Finding, pos token.Pos) bool {
+func (c *checker) suppressed(p *gosql.Parsed, f rules.Finding, pos token.Pos) bool {
 	for _, d := range p.Dirs {
 		if d.Names(f.Rule.ID) && d.Stmt < len(p.Script.Stmts) && spanIn(f.Span, p.Script.Stmts[d.Stmt].Span) {
 			d.Used = true
@@ -31,7 +32,7 @@ func spanIn(a, b sqlparse.Span) bool { return a.Start >= b.Start && a.Start <= b
 
 // reportDirectives reports malformed directives and those that silenced
 // nothing, unless the rules they name are disabled.
-func (c *checker) reportDirectives(parsed []*Parsed) {
+func (c *checker) reportDirectives(parsed []*gosql.Parsed) {
 	all := c.Directives
 	for _, p := range parsed {
 		all = append(all, p.Dirs...)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 	"github.com/dsqllint/dsqllint/txflow"
@@ -27,7 +28,7 @@ func (c *checker) scopeFunc(scope ast.Node) (key string, ft *ast.FuncType, recv 
 		}
 		return c.Key(fn), s.Type, recv
 	case *ast.FuncLit:
-		return LitKey(s), s.Type, nil
+		return gosql.LitKey(s), s.Type, nil
 	}
 	return "", nil, nil
 }
@@ -53,20 +54,8 @@ func handleOf(info *types.Info, ft *ast.FuncType, recv types.Object, x ast.Expr)
 	return txflow.NoHandle
 }
 
-// callRecv is the receiver expression of a method call, or nil.
-func callRecv(info *types.Info, call *ast.CallExpr) ast.Expr {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	if s, ok := info.Selections[sel]; !ok || s.Kind() != types.MethodVal {
-		return nil // a package-qualified function
-	}
-	return sel.X
-}
-
 // summarize builds the package's Summary from what collect and flow saw.
-func (c *checker) summarize(scripts map[*Text]*sqlparse.Script, parsed []*Parsed) *txflow.Summary {
+func (c *checker) summarize(scripts map[*gosql.Text]*sqlparse.Script, parsed []*gosql.Parsed) *txflow.Summary {
 	cfg := c.Settings.Cfg
 	s := &txflow.Summary{Pkg: c.Pass.Pkg.Path(), Enabled: cfg.Enabled("DSQL005"), CASEnabled: cfg.Enabled("DSQL004"), FenceEnabled: cfg.Enabled("DSQL003")}
 	if c.Pass.Module != nil {
@@ -167,7 +156,7 @@ func (c *checker) summarizeCalls(s *txflow.Summary) {
 // summarizeStmts records the FOR UPDATE locks run on a parameter or the
 // receiver — in sqlc's generated Go, at the lock in the query file — and
 // the key-picked writes, on whatever handle.
-func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.Script) {
+func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*gosql.Text]*sqlparse.Script) {
 	info := c.Pass.TypesInfo
 	cfg := c.Settings.Cfg
 	sqlcLocks := c.sqlcLocks(scripts)
@@ -181,7 +170,7 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.
 			continue
 		}
 		handle := txflow.NoHandle
-		if x := callRecv(info, q.Call); x != nil {
+		if x := gosql.CallRecv(info, q.Call); x != nil {
 			handle = handleOf(info, ft, recv, x)
 		}
 		for _, st := range sc.Stmts {
@@ -228,7 +217,7 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*Text]*sqlparse.
 // stmtAt is where the statement at offset off of t is reported: in the
 // text itself, in the declaration of the constant a query call runs, or,
 // for sqlc's generated Go, in the query file sqlc read.
-func (c *checker) stmtAt(t *Text, off int) token.Pos {
+func (c *checker) stmtAt(t *gosql.Text, off int) token.Pos {
 	if name := sqlcName(t.SQL); name != "" && (t.Generated || c.Generated[c.FileOf(t.Pos(0, false))]) {
 		if pos, ok := c.SqlcStmts[name]; ok {
 			return pos
@@ -244,7 +233,7 @@ func (c *checker) stmtAt(t *Text, off int) token.Pos {
 
 // textSpan is the source a text's findings are reported in: the text's
 // own expression, or the declaration of the constant it names.
-func (c *checker) textSpan(t *Text) [2]token.Pos {
+func (c *checker) textSpan(t *gosql.Text) [2]token.Pos {
 	if t.Ref && t.Const != nil {
 		if def, ok := c.Defs[t.Const]; ok {
 			return [2]token.Pos{def.Pos(), def.End()}
@@ -312,7 +301,7 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 	obj := func(id *ast.Ident) types.Object { return info.ObjectOf(id) }
 	for _, ca := range c.callAssigns {
 		key, _, _ := c.scopeFunc(ca.scope)
-		fn, _, ok := CalleeOf(info, ca.call)
+		fn, _, ok := gosql.CalleeOf(info, ca.call)
 		if key == "" || !ok {
 			continue
 		}
@@ -361,7 +350,7 @@ func carries(info *types.Info, e ast.Expr, tx types.Object) bool {
 // mayHoldTx reports a result type that can be a transaction or a value
 // wrapping one: not a number, string, bool or error.
 func mayHoldTx(t types.Type) bool {
-	if t == nil || IsNamed(t, "context", "Context", false) {
+	if t == nil || gosql.IsNamed(t, "context", "Context", false) {
 		return false
 	}
 	if _, basic := t.Underlying().(*types.Basic); basic {
@@ -417,7 +406,7 @@ func (c *checker) summarizePasses(s *txflow.Summary, begins map[types.Object]int
 		// A method runs on its receiver: tx.WriteLockShards(ctx, f),
 		// qtx := q.WithTx(tx); qtx.LockShard(ctx, id); and on the pool a
 		// value was made from: sqlc.New(pool).LockShard(ctx, id).
-		if x := callRecv(info, call); x != nil {
+		if x := gosql.CallRecv(info, call); x != nil {
 			if pool, pgx := c.madeFromPool(x); pool {
 				add(txflow.Pass{Param: txflow.NoHandle, Begin: -1, Arg: txflow.ReceiverArg, Pool: true, PGX: pgx})
 			} else {
@@ -565,9 +554,9 @@ func (c *checker) noteHandedOver(call *ast.CallExpr, scope ast.Node, retried boo
 func (c *checker) funcValue(a ast.Expr) string {
 	switch a := ast.Unparen(a).(type) {
 	case *ast.FuncLit:
-		return LitKey(a)
+		return gosql.LitKey(a)
 	case *ast.Ident, *ast.SelectorExpr:
-		switch obj := c.Pass.TypesInfo.Uses[Ident(a)].(type) {
+		switch obj := c.Pass.TypesInfo.Uses[gosql.Ident(a)].(type) {
 		case *types.Func:
 			return c.Key(obj) // run, s.run
 		case *types.Var:
@@ -628,7 +617,7 @@ func (c *checker) summarizeImpls(s *txflow.Summary) {
 		return
 	}
 	var byName map[string][]*types.Interface // the module's interfaces by their methods' names
-	for _, ptr := range PointerTypes(c.Pass.Pkg) {
+	for _, ptr := range gosql.PointerTypes(c.Pass.Pkg) {
 		names := c.relevantMethods(ptr, relevant)
 		if len(names) == 0 {
 			continue
@@ -690,7 +679,7 @@ func (c *checker) summarizeTypes(s *txflow.Summary, relevant map[string]bool) {
 	if len(relevant) == 0 {
 		return
 	}
-	for _, ptr := range PointerTypes(c.Pass.Pkg) {
+	for _, ptr := range gosql.PointerTypes(c.Pass.Pkg) {
 		if len(c.relevantMethods(ptr, relevant)) == 0 {
 			continue
 		}
@@ -713,7 +702,7 @@ func methodSet(fns []*types.Func) txflow.MethodSet {
 	ms.Methods = func() []txflow.Method {
 		out := make([]txflow.Method, len(fns))
 		for i, fn := range fns {
-			out[i] = txflow.Method{Key: FuncKey(fn), Sig: methodSig(fn)}
+			out[i] = txflow.Method{Key: gosql.FuncKey(fn), Sig: methodSig(fn)}
 		}
 		return out
 	}
@@ -771,12 +760,12 @@ func (c *checker) moduleInterfaces(p *types.Package) []*types.Interface {
 
 // summarizeCAS records the functions that return a compare-and-swap
 // write's result, and the module calls that drop a write's result.
-func (c *checker) summarizeCAS(s *txflow.Summary, scripts map[*Text]*sqlparse.Script) {
+func (c *checker) summarizeCAS(s *txflow.Summary, scripts map[*gosql.Text]*sqlparse.Script) {
 	info := c.Pass.TypesInfo
 	for _, q := range c.Queries {
 		key, _, _ := c.scopeFunc(q.Scope)
 		ret, ok := q.Parent.(*ast.ReturnStmt)
-		if key == "" || !ok || len(ret.Results) == 0 || ret.Results[0] != q.Call || !ExecMethods[q.Key] || scripts[q.Text] == nil {
+		if key == "" || !ok || len(ret.Results) == 0 || ret.Results[0] != q.Call || !gosql.ExecMethods[q.Key] || scripts[q.Text] == nil {
 			continue
 		}
 		for _, st := range scripts[q.Text].Stmts {
@@ -790,7 +779,7 @@ func (c *checker) summarizeCAS(s *txflow.Summary, scripts map[*Text]*sqlparse.Sc
 		if !returnsWriteResult(info, oc.call) {
 			continue
 		}
-		if how := c.resultUse(&Query{Call: oc.call, Site: Site{Scope: oc.scope, Parent: oc.parent}}); how != "" && !c.SuppressedAt("DSQL004", oc.call.Pos(), nil) {
+		if how := c.resultUse(&gosql.Query{Call: oc.call, Site: gosql.Site{Scope: oc.scope, Parent: oc.parent}}); how != "" && !c.SuppressedAt("DSQL004", oc.call.Pos(), nil) {
 			s.Drops = append(s.Drops, txflow.Drop{Callee: oc.callee, How: how, Pos: oc.call.Pos(), End: oc.call.End()})
 		}
 	}
@@ -860,7 +849,7 @@ func (c *checker) inModulePkg(p *types.Package) bool {
 
 // sqlcLocks maps each sqlc query of the package's query files that locks
 // FOR UPDATE to the span of its first such clause.
-func (c *checker) sqlcLocks(scripts map[*Text]*sqlparse.Script) map[string][2]token.Pos {
+func (c *checker) sqlcLocks(scripts map[*gosql.Text]*sqlparse.Script) map[string][2]token.Pos {
 	out := map[string][2]token.Pos{}
 	for t, sc := range scripts {
 		if t.Node != nil || t.Ref {
@@ -936,7 +925,7 @@ func (c *checker) boundToBegins(begins map[types.Object]int, scopes map[ast.Node
 
 // txArg reports a call of a non-query function given a begun transaction.
 func txArg(info *types.Info, call *ast.CallExpr, begins map[types.Object]int) (int, bool) {
-	if _, key, ok := CalleeOf(info, call); !ok || QueryArgOf(key, call) != nil {
+	if _, key, ok := gosql.CalleeOf(info, call); !ok || gosql.QueryArgOf(key, call) != nil {
 		return 0, false // not a call, or a query run on the transaction
 	}
 	for _, arg := range call.Args {
@@ -974,7 +963,7 @@ type callAssign struct {
 }
 
 // noteCallAssign records an assignment of a module call's results.
-func (c *checker) noteCallAssign(a *ast.AssignStmt, at Site) {
+func (c *checker) noteCallAssign(a *ast.AssignStmt, at gosql.Site) {
 	scope := at.Scope
 	if len(a.Rhs) != 1 || scope == nil {
 		return
@@ -983,7 +972,7 @@ func (c *checker) noteCallAssign(a *ast.AssignStmt, at Site) {
 	if !ok {
 		return
 	}
-	if fn, _, ok := CalleeOf(c.Pass.TypesInfo, call); !ok || !(c.inModule(fn) || OwnInterfaceMethod(fn, c.Pass.Pkg)) {
+	if fn, _, ok := gosql.CalleeOf(c.Pass.TypesInfo, call); !ok || !(c.inModule(fn) || gosql.OwnInterfaceMethod(fn, c.Pass.Pkg)) {
 		return
 	}
 	ca := callAssign{scope: scope, call: call, retried: c.retried(at), loop: c.loopAround(at)}
@@ -1005,7 +994,7 @@ func returnsWriteResult(info *types.Info, call *ast.CallExpr) bool {
 		return false
 	}
 	t := sig.Results().At(0).Type()
-	return IsNamed(t, PkgSQL, "Result", false) || IsNamed(t, "github.com/jackc/pgx/v5/pgconn", "CommandTag", false)
+	return gosql.IsNamed(t, gosql.PkgSQL, "Result", false) || gosql.IsNamed(t, "github.com/jackc/pgx/v5/pgconn", "CommandTag", false)
 }
 
 // madeFromPool reports whether x is a value a call made from a pool or a
@@ -1016,10 +1005,10 @@ func (c *checker) madeFromPool(x ast.Expr) (pool, pgx bool) {
 		x = c.Defs[c.Pass.TypesInfo.Uses[id]]
 	}
 	call, ok := ast.Unparen(x).(*ast.CallExpr)
-	if !ok || callRecv(c.Pass.TypesInfo, call) != nil {
+	if !ok || gosql.CallRecv(c.Pass.TypesInfo, call) != nil {
 		return false, false // (q.WithTx(tx) is a method)
 	}
-	if _, _, ok := CalleeOf(c.Pass.TypesInfo, call); !ok {
+	if _, _, ok := gosql.CalleeOf(c.Pass.TypesInfo, call); !ok {
 		return false, false
 	}
 	for _, a := range call.Args {

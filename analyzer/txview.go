@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"slices"
 
+	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
@@ -30,7 +31,7 @@ const callerDepth = 3
 // SERIALIZABLE isolation and, in a SERIALIZABLE function, its reads. It
 // is the package's view of a transaction: a function and the package
 // functions it calls.
-func (c *checker) txPriors(parsed []*Parsed) map[ast.Node][]scopedPrior {
+func (c *checker) txPriors(parsed []*gosql.Parsed) map[ast.Node][]scopedPrior {
 	out := map[ast.Node][]scopedPrior{}
 	for _, sp := range c.serializable {
 		out[sp.scope] = append(out[sp.scope], scopedPrior{sp.pos, rules.Prior{Kind: rules.PriorSerializable, What: "SERIALIZABLE", At: c.Where(sp.pos)}})
@@ -72,7 +73,7 @@ func (c *checker) txPriors(parsed []*Parsed) map[ast.Node][]scopedPrior {
 // before them, those of the package functions it called first, and its
 // callers' before they called it (every caller, for Every; any, for
 // Some). A constant's text is judged at its every use.
-func (c *checker) txView(priors map[ast.Node][]scopedPrior, t *Text) func(int) rules.TxView {
+func (c *checker) txView(priors map[ast.Node][]scopedPrior, t *gosql.Text) func(int) rules.TxView {
 	if len(priors) == 0 {
 		return nil
 	}
@@ -119,7 +120,7 @@ func (c *checker) txView(priors map[ast.Node][]scopedPrior, t *Text) func(int) r
 		v.Every = append(v.Every, every...)
 		return v
 	}
-	at := func(u *Text) func(int) rules.TxView {
+	at := func(u *gosql.Text) func(int) rules.TxView {
 		return func(off int) rules.TxView { return view(u.Scope, u.Pos(off, false), callerDepth) }
 	}
 	switch {

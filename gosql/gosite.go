@@ -1,4 +1,4 @@
-package analyzer
+package gosql
 
 import (
 	"fmt"
@@ -41,7 +41,7 @@ func (c *Package) RunsOn(q *Query) ast.Expr {
 	if q.handle != nil {
 		return q.handle
 	}
-	return callRecv(c.Pass.TypesInfo, q.Call)
+	return CallRecv(c.Pass.TypesInfo, q.Call)
 }
 
 // Base returns the driver call that runs q's text.

@@ -1,4 +1,4 @@
-package analyzer
+package gosql
 
 import (
 	"go/ast"
@@ -167,7 +167,7 @@ func isMessageCall(info *types.Info, call *ast.CallExpr) bool {
 // DbPackages are the packages whose calls, types and options the Go-flow
 // rules follow: database/sql, sqlx, pgx, and the ORMs' locking APIs.
 var DbPackages = func() map[string]bool {
-	m := map[string]bool{pkgGormClause: true, pkgGoqu: true, pkgGoquExp: true, pkgEntSQL: true}
+	m := map[string]bool{PkgGormClause: true, PkgGoqu: true, PkgGoquExp: true, PkgEntSQL: true}
 	for _, t := range []map[Callee]bool{BeginMethods, ExecMethods} {
 		for c := range t {
 			m[c.Pkg] = true
@@ -201,3 +201,25 @@ func reachesDB(pkg *types.Package) bool {
 	}
 	return visit(pkg)
 }
+
+// CallRecv is the receiver expression of a method call, or nil.
+func CallRecv(info *types.Info, call *ast.CallExpr) ast.Expr {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if s, ok := info.Selections[sel]; !ok || s.Kind() != types.MethodVal {
+		return nil // a package-qualified function
+	}
+	return sel.X
+}
+
+// ORMs and query builders spell locking clauses as Go: found by the
+// callee's package path and name, so no dependency on those modules.
+const (
+	PkgGormClause = "gorm.io/gorm/clause"
+	PkgGoqu       = "github.com/doug-martin/goqu/v9"
+	PkgGoquExp    = "github.com/doug-martin/goqu/v9/exp"
+	PkgEntSQL     = "entgo.io/ent/dialect/sql"
+	PkgBun        = "github.com/uptrace/bun"
+)

@@ -1,4 +1,4 @@
-package analyzer
+package gosql
 
 import (
 	"go/ast"
