@@ -16,6 +16,7 @@ import (
 	"github.com/dsqllint/dsqllint/fixer"
 	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/modconf"
+	"github.com/dsqllint/dsqllint/retryfix"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 	"github.com/dsqllint/dsqllint/txflow"
@@ -76,6 +77,7 @@ func run(s *modconf.Settings, pass *analysis.Pass) (_ any, err error) {
 		pass = &p
 	}
 	c := &checker{Package: &gosql.Package{Pass: pass, Settings: ms, Funcs: map[*types.Func]*ast.FuncDecl{}}, loops: map[ast.Node]bool{}, helpers: map[*ast.FuncDecl]bool{}}
+	c.fix = &retryfix.Rewriter{Package: c.Package}
 	// A bug of ours must not crash go vet for the whole repository: it
 	// becomes this package's error, after every finding made so far.
 	defer func() {
@@ -134,9 +136,8 @@ func run(s *modconf.Settings, pass *analysis.Pass) (_ any, err error) {
 // checker is the state of one package's analysis.
 type checker struct {
 	*gosql.Package
-	// effects caches what a retry repeating a call of a package function
-	// would repeat (DSQL005's fix).
-	effects map[*types.Func]funcEffects
+	// fix writes DSQL005's fixes.
+	fix     *retryfix.Rewriter
 	callers map[*ast.FuncDecl][]caller
 	begins  []*beginCall
 	// outCalls are calls of other packages of the module, and summary what

@@ -2,9 +2,7 @@ package analyzer
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -26,24 +24,13 @@ func (c *checker) uncheckedCAS(q *gosql.Query) {
 	}
 	msg := rules.UncheckedCASMessage(how, helper)
 	fix, pkg := c.execCASFix(q)
-	if fix != nil && !c.canImport(pkg) {
+	if fix != nil && !c.fix.CanImport(pkg) {
 		// The fix would import a package the module cannot: say what to
 		// add rather than break the build.
 		fix = nil
 		msg += "; `go get " + pkg + "`, and -fix rewrites it"
 	}
 	c.reportGo("DSQL004", q.Call.Pos(), q.Call.End(), msg, fix)
-}
-
-// canImport reports whether the package may import path, a package of
-// dsqllint: it already does, or its module is dsqllint or requires it.
-func (c *checker) canImport(path string) bool {
-	for _, imp := range c.Pass.Pkg.Imports() {
-		if imp.Path() == path {
-			return true
-		}
-	}
-	return c.Settings.RequiresDSQLLint
 }
 
 // resultUse says how the call's result is mishandled, or "" when the
@@ -209,10 +196,10 @@ func (c *checker) execCASFix(q *gosql.Query) (fix *analysis.SuggestedFix, pkg st
 		return nil, ""
 	}
 	file := c.FileOf(q.Call.Pos())
-	name, importEdit := c.importName(file, pkg, name)
-	args := []string{c.text(q.Call.Args[0]), c.text(sel.X)}
+	name, importEdit := c.fix.ImportName(file, pkg, name)
+	args := []string{c.SourceText(q.Call.Args[0]), c.SourceText(sel.X)}
 	for _, a := range q.Call.Args[1:] {
-		args = append(args, c.text(a))
+		args = append(args, c.SourceText(a))
 	}
 	call := name + ".ExecCAS(" + strings.Join(args, ", ")
 	if q.Call.Ellipsis.IsValid() {
@@ -227,71 +214,4 @@ func (c *checker) execCASFix(q *gosql.Query) (fix *analysis.SuggestedFix, pkg st
 		edits = append(edits, *importEdit)
 	}
 	return &analysis.SuggestedFix{Message: "Use " + name + ".ExecCAS, which fails with ConditionFailedError unless one row changed", TextEdits: edits}, pkg
-}
-
-// importName returns the name under which file refers to path, and the
-// edit that adds the import when the file lacks it, where goimports would:
-// after the import sharing the longest prefix with it, or in a group of
-// its own after the standard library's. (-fix then gofmts a file that was
-// gofmt-formatted, which sorts the group.)
-func (c *checker) importName(file *ast.File, path, name string) (string, *analysis.TextEdit) {
-	if file == nil {
-		return name, nil
-	}
-	for _, imp := range file.Imports {
-		if p, _ := strconv.Unquote(imp.Path.Value); p == path {
-			if imp.Name != nil {
-				return imp.Name.Name, nil
-			}
-			return name, nil
-		}
-	}
-	spec := strconv.Quote(path)
-	for _, d := range file.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.IMPORT || len(g.Specs) == 0 {
-			continue
-		}
-		var best *ast.ImportSpec
-		n := -1
-		for _, s := range g.Specs {
-			is := s.(*ast.ImportSpec)
-			p, _ := strconv.Unquote(is.Path.Value)
-			if k := commonPrefix(p, path); k >= n {
-				best, n = is, k
-			}
-		}
-		bestPath, _ := strconv.Unquote(best.Path.Value)
-		sep := "\n\t"
-		if stdPath(bestPath) {
-			sep = "\n\n\t" // a group of its own after the standard library
-		}
-		if g.Lparen.IsValid() {
-			return name, &analysis.TextEdit{Pos: best.End(), End: best.End(), NewText: []byte(sep + spec)}
-		}
-		// import "fmt" becomes a group.
-		src := c.Source(g.Pos())
-		if src == nil {
-			return name, nil
-		}
-		old := string(src[c.Pass.Fset.Position(best.Pos()).Offset:c.Pass.Fset.Position(best.End()).Offset])
-		return name, &analysis.TextEdit{Pos: g.Pos(), End: g.End(), NewText: []byte("import (\n\t" + old + sep + spec + "\n)")}
-	}
-	return name, &analysis.TextEdit{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}
-}
-
-// commonPrefix is the length of the longest common prefix of a and b.
-func commonPrefix(a, b string) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return n
-}
-
-// stdPath reports a standard-library import path: no dot in its first
-// element.
-func stdPath(p string) bool {
-	first, _, _ := strings.Cut(p, "/")
-	return !strings.Contains(first, ".")
 }

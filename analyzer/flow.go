@@ -253,7 +253,7 @@ func isPredicate(fn *types.Func) bool {
 		return false
 	}
 	for i := range sig.Params().Len() {
-		if isError(sig.Params().At(i).Type()) {
+		if gosql.IsError(sig.Params().At(i).Type()) {
 			return true
 		}
 	}
@@ -327,7 +327,7 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key gosql.Call
 func projectBegin(fn *types.Func) (pgx, ok bool) {
 	sig, isSig := fn.Type().(*types.Signature)
 	if !isSig || sig.Recv() == nil || !strings.HasPrefix(fn.Name(), "Begin") || gosql.DbPackages[fn.Pkg().Path()] ||
-		sig.Results().Len() != 2 || !isError(sig.Results().At(1).Type()) {
+		sig.Results().Len() != 2 || !gosql.IsError(sig.Results().At(1).Type()) {
 		return false, false
 	}
 	if _, isTx := txMethods(sig.Recv().Type()); isTx {

@@ -313,7 +313,7 @@ func (c *checker) lockRun(q *gosql.Query, begins map[types.Object]int, bound map
 		} else if pool, pgx := c.onPool(x); pool {
 			r.Pool, r.PGX = true, pgx
 			if q == base {
-				r.Fix = c.statementRetry(base, pgx)
+				r.Fix = c.fix.StatementRetry(base, pgx)
 			}
 		} else if pool, pgx := c.madeFromPool(x); pool {
 			r.Pool, r.PGX = true, pgx

@@ -246,10 +246,6 @@ func (c *checker) textSpan(t *gosql.Text) [2]token.Pos {
 	return [2]token.Pos{t.Pos(0, false), t.Pos(len(t.SQL), true)}
 }
 
-func isError(t types.Type) bool {
-	return types.Identical(t, types.Universe.Lookup("error").Type())
-}
-
 // summarizeBegins records the Begins, those a function returns, and the
 // transactions a helper of the module may have begun for the caller. It
 // returns each transaction variable's Begin and the functions that hold
@@ -272,11 +268,11 @@ func (c *checker) summarizeBegins(s *txflow.Summary) (map[types.Object]int, map[
 			}
 		}
 		if !b.retried && s.Enabled && !c.Generated[c.FileOf(b.call.Pos())] {
-			rw := c.retryRewrite(b)
-			begin.Fix, begin.NoFix, begin.Needs = rw.fix, rw.why, rw.needs
-			if rw.fix != nil && !c.canImport(rw.pkg) {
+			rw := c.fix.RewriteTx(b.scope, b.call, b.pgx)
+			begin.Fix, begin.NoFix, begin.Needs = rw.Fix, rw.Why, rw.Needs
+			if rw.Fix != nil && !c.fix.CanImport(rw.Pkg) {
 				// Say what to add rather than break the build.
-				begin.Fix, begin.NoFix = nil, "`go get "+rw.pkg+"`, and -fix rewrites it"
+				begin.Fix, begin.NoFix = nil, "`go get "+rw.Pkg+"`, and -fix rewrites it"
 			}
 		}
 		s.Begins = append(s.Begins, begin)
@@ -359,7 +355,7 @@ func mayHoldTx(t types.Type) bool {
 	if _, fn := t.Underlying().(*types.Signature); fn {
 		return false
 	}
-	return !isError(t)
+	return !gosql.IsError(t)
 }
 
 // summarizePasses records the calls that hand a parameter, the receiver,
@@ -1072,7 +1068,7 @@ func (c *checker) summarizeRepeatable(s *txflow.Summary) {
 	}
 	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
 	for _, fn := range fns {
-		why, needs := c.funcRepeatable(fn, map[*types.Func]bool{})
+		why, needs := c.fix.FuncRepeatable(fn, map[*types.Func]bool{})
 		if why != "" {
 			continue
 		}

@@ -223,3 +223,9 @@ const (
 	PkgEntSQL     = "entgo.io/ent/dialect/sql"
 	PkgBun        = "github.com/uptrace/bun"
 )
+
+// IsError reports the type error.
+func IsError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+

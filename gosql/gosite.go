@@ -637,3 +637,13 @@ func (c *Package) Parse(texts []*Text) []*Parsed {
 	c.Scripts = scripts
 	return parsed
 }
+
+// SourceText is a node's source.
+func (c *Package) SourceText(n ast.Node) string {
+	src := c.Source(n.Pos())
+	if src == nil {
+		return ""
+	}
+	return string(src[c.Pass.Fset.Position(n.Pos()).Offset:c.Pass.Fset.Position(n.End()).Offset])
+}
+

@@ -1,4 +1,4 @@
-package analyzer
+package retryfix
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -15,25 +16,25 @@ import (
 	"github.com/dsqllint/dsqllint/txflow"
 )
 
-// txRewrite is DSQL005's fix for one Begin: the transaction's function
+// TxRewrite is DSQL005's fix for one Begin: the transaction's function
 // rewritten to run its statements in the OCC retry helper, or why no
 // fix is offered.
-type txRewrite struct {
-	fix *analysis.SuggestedFix
-	pkg string // the helper's package, which the fix imports
-	// why no fix: "" when there is one.
-	why string
-	// needs are the functions of other packages the statements call: the
+type TxRewrite struct {
+	Fix *analysis.SuggestedFix
+	Pkg string // the helper's package, which the fix imports
+	// Why no fix: "" when there is one.
+	Why string
+	// Needs are the functions of other packages the statements call: the
 	// fix is exact only if each is (the module stage decides).
-	needs []txflow.Need
+	Needs []txflow.Need
 }
 
 // refuse is a txRewrite offering no fix, and why.
-func refuse(format string, args ...any) txRewrite {
-	return txRewrite{why: fmt.Sprintf(format, args...)}
+func refuse(format string, args ...any) TxRewrite {
+	return TxRewrite{Why: fmt.Sprintf(format, args...)}
 }
 
-// retryRewrite rewrites the function that begins b's transaction into
+// RewriteTx rewrites the function that begins b's transaction into
 //
 //	return occ.RunTxWithRetry(ctx, db, func(tx *sql.Tx) (T, error) {
 //		... the statements between Begin and Commit ...
@@ -47,8 +48,8 @@ func refuse(format string, args ...any) txRewrite {
 // transaction does not escape; nothing between Begin and Commit does what
 // a second attempt would repeat visibly (work outside the transaction,
 // a goroutine, adding to what was declared before Begin).
-func (c *checker) retryRewrite(b *beginCall) txRewrite {
-	fd, ok := b.scope.(*ast.FuncDecl)
+func (c *Rewriter) RewriteTx(scope ast.Node, call *ast.CallExpr, pgx bool) TxRewrite {
+	fd, ok := scope.(*ast.FuncDecl)
 	if !ok || fd.Body == nil {
 		return refuse("the transaction begins in a function literal")
 	}
@@ -56,7 +57,7 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	list := fd.Body.List
 	at := -1
 	for i, st := range list {
-		if a, ok := st.(*ast.AssignStmt); ok && len(a.Rhs) == 1 && a.Rhs[0] == b.call {
+		if a, ok := st.(*ast.AssignStmt); ok && len(a.Rhs) == 1 && a.Rhs[0] == call {
 			at = i
 		}
 	}
@@ -73,14 +74,14 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 		return refuse("Begin does not declare its transaction and error")
 	}
 	tx, beginErr := info.Defs[txID], info.ObjectOf(errID)
-	sqlx := !b.pgx && !gosql.IsNamed(tx.Type(), gosql.PkgSQL, "Tx", true) // run as the helper's *sql.Tx
+	sqlx := !pgx && !gosql.IsNamed(tx.Type(), gosql.PkgSQL, "Tx", true) // run as the helper's *sql.Tx
 	if at := c.escapes(fd.Body, tx); at != token.NoPos {
 		return refuse("the transaction escapes at line %d (stored, returned or handed on)", c.Pass.Fset.Position(at).Line)
 	}
 
 	// The function: ... (T, error) or error, unnamed.
 	res := fd.Type.Results
-	if res == nil || len(res.List) == 0 || !isError(info.TypeOf(res.List[len(res.List)-1].Type)) {
+	if res == nil || len(res.List) == 0 || !gosql.IsError(info.TypeOf(res.List[len(res.List)-1].Type)) {
 		return refuse("%s does not return an error", fd.Name.Name)
 	}
 	if len(res.List[0].Names) > 0 {
@@ -92,25 +93,25 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	void := res.NumFields() == 1
 
 	// Begin's receiver, context and options.
-	sel, ok := b.call.Fun.(*ast.SelectorExpr)
+	sel, ok := call.Fun.(*ast.SelectorExpr)
 	if !ok {
 		return refuse("Begin is not a method call")
 	}
-	if !c.beginsTx(info.TypeOf(sel.X), b.pgx) {
+	if !c.beginsTx(info.TypeOf(sel.X), pgx) {
 		what := "database/sql's BeginTx(ctx, *sql.TxOptions)"
-		if b.pgx {
+		if pgx {
 			what = "pgx's BeginTx(ctx, pgx.TxOptions)"
 		}
-		return refuse("%s has no %s for the helper to begin each attempt with", c.text(sel.X), what)
+		return refuse("%s has no %s for the helper to begin each attempt with", c.SourceText(sel.X), what)
 	}
 	ctxText := ""
 	var optArg ast.Expr
 	switch {
-	case len(b.call.Args) == 2:
-		ctxText, optArg = c.text(b.call.Args[0]), b.call.Args[1]
-	case len(b.call.Args) == 1 && b.pgx:
-		ctxText = c.text(b.call.Args[0])
-	case len(b.call.Args) == 0 && !b.pgx:
+	case len(call.Args) == 2:
+		ctxText, optArg = c.SourceText(call.Args[0]), call.Args[1]
+	case len(call.Args) == 1 && pgx:
+		ctxText = c.SourceText(call.Args[0])
+	case len(call.Args) == 0 && !pgx:
 		ctxText = "context.Background()" // what Begin() begins with
 	default:
 		return refuse("Begin is called with arguments the helper does not take")
@@ -151,7 +152,7 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	off := func(p token.Pos) int { return c.Pass.Fset.Position(p).Offset }
 	pkg, name := gosql.PkgOCC, "occ"
 	txType, txPkg, txName := "*%s.Tx", gosql.PkgSQL, "sql"
-	if b.pgx {
+	if pgx {
 		pkg, name = gosql.PkgOCCPGX, "occpgx"
 		txType, txPkg, txName = "%s.Tx", gosql.PkgPGX, "pgx"
 	}
@@ -169,11 +170,11 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	}
 	var w strings.Builder
 	helper := "RunTxWithRetry"
-	results := "(" + c.text(res.List[0].Type) + ", error)"
+	results := "(" + c.SourceText(res.List[0].Type) + ", error)"
 	if void {
 		helper, results = "RunTxWithRetryVoid", "error"
 	}
-	fmt.Fprintf(&w, "return %s.%s(%s, %s, func(%s %s) %s {\n", name, helper, ctxText, c.text(sel.X), txID.Name, fmt.Sprintf(txType, txName), results)
+	fmt.Fprintf(&w, "return %s.%s(%s, %s, func(%s %s) %s {\n", name, helper, ctxText, c.SourceText(sel.X), txID.Name, fmt.Sprintf(txType, txName), results)
 	if c.usedIn(beginErr, append(append([]ast.Stmt{}, body...), list[last:]...)) {
 		w.WriteString("var " + errID.Name + " error\n")
 	}
@@ -227,7 +228,7 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	}
 	w.WriteString("}")
 	if optArg != nil {
-		fmt.Fprintf(&w, ", %s.WithTxOptions(%s)", name, c.text(optArg))
+		fmt.Fprintf(&w, ", %s.WithTxOptions(%s)", name, c.SourceText(optArg))
 	}
 	w.WriteString(")")
 	edits = append(edits, analysis.TextEdit{Pos: begin.Pos(), End: list[last].End(), NewText: []byte(w.String())})
@@ -235,10 +236,10 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 	// fmt.Errorf of a Rollback's failure): the import goes too.
 	inUse := map[string]bool{name: true, txName: true, strings.TrimSuffix(ctxText, ".Background()"): true}
 	edits = append(edits, c.unusedImports(file, off(begin.Pos()), off(list[last].End()), kept, inUse, edits)...)
-	return txRewrite{
-		fix:   &analysis.SuggestedFix{Message: fmt.Sprintf("Run %s's transaction in %s.%s, which re-runs it from a fresh BEGIN on SQLSTATE 40001", fd.Name.Name, name, helper), TextEdits: edits},
-		pkg:   pkg,
-		needs: needs,
+	return TxRewrite{
+		Fix:   &analysis.SuggestedFix{Message: fmt.Sprintf("Run %s's transaction in %s.%s, which re-runs it from a fresh BEGIN on SQLSTATE 40001", fd.Name.Name, name, helper), TextEdits: edits},
+		Pkg:   pkg,
+		Needs: needs,
 	}
 }
 
@@ -246,8 +247,8 @@ func (c *checker) retryRewrite(b *beginCall) txRewrite {
 // edit joins edits, an insertion after the same import as another one
 // merged into it so that the edits never overlap. ok is false when two
 // would rewrite one import declaration.
-func (c *checker) addImport(file *ast.File, edits *[]analysis.TextEdit, path, name string) (string, bool) {
-	name, imp := c.importName(file, path, name)
+func (c *Rewriter) addImport(file *ast.File, edits *[]analysis.TextEdit, path, name string) (string, bool) {
+	name, imp := c.ImportName(file, path, name)
 	if imp == nil {
 		return name, true
 	}
@@ -267,7 +268,7 @@ func (c *checker) addImport(file *ast.File, edits *[]analysis.TextEdit, path, na
 
 // escapes returns where the transaction is used other than as the
 // receiver of its methods or an argument of a call (NoPos if nowhere).
-func (c *checker) escapes(body *ast.BlockStmt, tx types.Object) token.Pos {
+func (c *Rewriter) escapes(body *ast.BlockStmt, tx types.Object) token.Pos {
 	at := token.NoPos
 	var stack []ast.Node
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -302,7 +303,7 @@ func (c *checker) escapes(body *ast.BlockStmt, tx types.Object) token.Pos {
 // [from,to) outside kept, the source a rewrite drops (names: those the
 // rewrite's own text uses). An import whose end an edit inserts at loses
 // only its own text, so that the edits never overlap.
-func (c *checker) unusedImports(file *ast.File, from, to int, kept [][2]int, names map[string]bool, edits []analysis.TextEdit) []analysis.TextEdit {
+func (c *Rewriter) unusedImports(file *ast.File, from, to int, kept [][2]int, names map[string]bool, edits []analysis.TextEdit) []analysis.TextEdit {
 	info := c.Pass.TypesInfo
 	off := func(p token.Pos) int { return c.Pass.Fset.Position(p).Offset }
 	dropped := func(at int) bool {
@@ -351,7 +352,7 @@ func (c *checker) unusedImports(file *ast.File, from, to int, kept [][2]int, nam
 // break that joins it to its group: the one before it, or else the one
 // after it. A blank line between groups stays, and so does the end of an
 // import another edit inserts after.
-func (c *checker) dropImport(g *ast.GenDecl, i int, edits []analysis.TextEdit) analysis.TextEdit {
+func (c *Rewriter) dropImport(g *ast.GenDecl, i int, edits []analysis.TextEdit) analysis.TextEdit {
 	src := c.Source(g.Pos())
 	off := func(p token.Pos) int { return c.Pass.Fset.Position(p).Offset }
 	joined := func(a, b token.Pos) bool { // no blank line between
@@ -376,19 +377,10 @@ func (c *checker) dropImport(g *ast.GenDecl, i int, edits []analysis.TextEdit) a
 	return analysis.TextEdit{Pos: is.Pos(), End: is.End()}
 }
 
-// text is a node's source.
-func (c *checker) text(n ast.Node) string {
-	src := c.Source(n.Pos())
-	if src == nil {
-		return ""
-	}
-	return string(src[c.Pass.Fset.Position(n.Pos()).Offset:c.Pass.Fset.Position(n.End()).Offset])
-}
-
 // beginsTx reports whether t has the BeginTx the helper calls:
 // BeginTx(context.Context, *sql.TxOptions) (*sql.Tx, error), or pgx's
 // BeginTx(context.Context, pgx.TxOptions) (pgx.Tx, error).
-func (c *checker) beginsTx(t types.Type, pgx bool) bool {
+func (c *Rewriter) beginsTx(t types.Type, pgx bool) bool {
 	if t == nil {
 		return false
 	}
@@ -408,7 +400,7 @@ func (c *checker) beginsTx(t types.Type, pgx bool) bool {
 }
 
 // errCheck matches `if err != nil { return ... }`.
-func (c *checker) errCheck(st ast.Stmt, err types.Object) bool {
+func (c *Rewriter) errCheck(st ast.Stmt, err types.Object) bool {
 	is, ok := st.(*ast.IfStmt)
 	if !ok || is.Init != nil || is.Else != nil || len(is.Body.List) != 1 {
 		return false
@@ -420,7 +412,7 @@ func (c *checker) errCheck(st ast.Stmt, err types.Object) bool {
 }
 
 // isErrNotNil matches `err != nil` for the variable err.
-func (c *checker) isErrNotNil(e ast.Expr, err types.Object) bool {
+func (c *Rewriter) isErrNotNil(e ast.Expr, err types.Object) bool {
 	bin, ok := ast.Unparen(e).(*ast.BinaryExpr)
 	if !ok || bin.Op != token.NEQ {
 		return false
@@ -432,7 +424,7 @@ func (c *checker) isErrNotNil(e ast.Expr, err types.Object) bool {
 
 // deferredRollback matches `defer tx.Rollback()` (with ctx for pgx), and
 // `defer func() { _ = tx.Rollback() }()`.
-func (c *checker) deferredRollback(st ast.Stmt, tx types.Object) bool {
+func (c *Rewriter) deferredRollback(st ast.Stmt, tx types.Object) bool {
 	d, ok := st.(*ast.DeferStmt)
 	if !ok {
 		return false
@@ -448,7 +440,7 @@ func (c *checker) deferredRollback(st ast.Stmt, tx types.Object) bool {
 }
 
 // rollbackStmt matches `tx.Rollback()` and `_ = tx.Rollback()`.
-func (c *checker) rollbackStmt(st ast.Stmt, tx types.Object) bool {
+func (c *Rewriter) rollbackStmt(st ast.Stmt, tx types.Object) bool {
 	switch s := st.(type) {
 	case *ast.ExprStmt:
 		call, ok := s.X.(*ast.CallExpr)
@@ -467,7 +459,7 @@ func (c *checker) rollbackStmt(st ast.Stmt, tx types.Object) bool {
 // rollbackCheck matches `if rbErr := tx.Rollback(); rbErr != nil {
 // return ..., err }`: a Rollback whose own failure is returned with the
 // error that caused it. The helper rolls back and drops that failure.
-func (c *checker) rollbackCheck(st ast.Stmt, tx types.Object) bool {
+func (c *Rewriter) rollbackCheck(st ast.Stmt, tx types.Object) bool {
 	is, ok := st.(*ast.IfStmt)
 	if !ok || is.Init == nil || is.Else != nil || len(is.Body.List) != 1 {
 		return false
@@ -486,7 +478,7 @@ func (c *checker) rollbackCheck(st ast.Stmt, tx types.Object) bool {
 }
 
 // txMethodCall matches tx.name(...).
-func (c *checker) txMethodCall(call *ast.CallExpr, tx types.Object, name string) bool {
+func (c *Rewriter) txMethodCall(call *ast.CallExpr, tx types.Object, name string) bool {
 	sel, ok := call.Fun.(*ast.SelectorExpr)
 	if !ok || sel.Sel.Name != name {
 		return false
@@ -501,7 +493,7 @@ func (c *checker) txMethodCall(call *ast.CallExpr, tx types.Object, name string)
 // by the last return; or `return tx.Commit()` in a function returning
 // only an error. It returns the index of the Commit's first statement
 // and of the last return.
-func (c *checker) commitTail(list []ast.Stmt, from int, tx types.Object, void bool) (commit, last int, ok bool) {
+func (c *Rewriter) commitTail(list []ast.Stmt, from int, tx types.Object, void bool) (commit, last int, ok bool) {
 	n := len(list)
 	if n == 0 {
 		return 0, 0, false
@@ -534,19 +526,19 @@ func (c *checker) commitTail(list []ast.Stmt, from int, tx types.Object, void bo
 }
 
 // commitCall matches tx.Commit() (tx.Commit(ctx) for pgx).
-func (c *checker) commitCall(e ast.Expr, tx types.Object) bool {
+func (c *Rewriter) commitCall(e ast.Expr, tx types.Object) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	return ok && c.txMethodCall(call, tx, "Commit")
 }
 
 // isReturnTxCommit matches `return tx.Commit()`.
-func (c *checker) isReturnTxCommit(st ast.Stmt, tx types.Object) bool {
+func (c *Rewriter) isReturnTxCommit(st ast.Stmt, tx types.Object) bool {
 	r, ok := st.(*ast.ReturnStmt)
 	return ok && len(r.Results) == 1 && c.commitCall(r.Results[0], tx)
 }
 
 // usedIn reports whether obj is used in the statements.
-func (c *checker) usedIn(obj types.Object, stmts []ast.Stmt) bool {
+func (c *Rewriter) usedIn(obj types.Object, stmts []ast.Stmt) bool {
 	used := false
 	for _, st := range stmts {
 		ast.Inspect(st, func(n ast.Node) bool {
@@ -563,7 +555,7 @@ func (c *checker) usedIn(obj types.Object, stmts []ast.Stmt) bool {
 // Begin and Commit, and the last return. It returns the Rollbacks to
 // drop (each just before a return of an error), or why the rewrite is
 // not exact.
-func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, tx, beginErr types.Object, void, sqlx bool) (dropped []ast.Stmt, needs []txflow.Need, why string) {
+func (c *Rewriter) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, tx, beginErr types.Object, void, sqlx bool) (dropped []ast.Stmt, needs []txflow.Need, why string) {
 	info := c.Pass.TypesInfo
 	line := func(n ast.Node) int { return c.Pass.Fset.Position(n.Pos()).Line }
 	inside := func(obj types.Object) bool {
@@ -706,7 +698,7 @@ func (c *checker) repeatable(fd *ast.FuncDecl, body []ast.Stmt, last ast.Stmt, t
 // writes are the calls by which the statements may write: a statement
 // on the transaction that is no SELECT of a constant text, a function the
 // transaction is handed to, the helper's fn.
-func (c *checker) writes(body []ast.Stmt, tx types.Object, params map[types.Object]bool) []*ast.CallExpr {
+func (c *Rewriter) writes(body []ast.Stmt, tx types.Object, params map[types.Object]bool) []*ast.CallExpr {
 	info := c.Pass.TypesInfo
 	var calls []*ast.CallExpr
 	note := func(call *ast.CallExpr) { calls = append(calls, call) }
@@ -743,7 +735,7 @@ func (c *checker) writes(body []ast.Stmt, tx types.Object, params map[types.Obje
 // is reached only when that write changed no row: it sits in the branch
 // of `n == 0` where n is the write's RowsAffected (res.RowsAffected(), or
 // a variable assigned from it).
-func (c *checker) wroteNothing(stack []ast.Node, write *ast.CallExpr, body []ast.Stmt) bool {
+func (c *Rewriter) wroteNothing(stack []ast.Node, write *ast.CallExpr, body []ast.Stmt) bool {
 	info := c.Pass.TypesInfo
 	// the write's result variable
 	var res types.Object
@@ -813,7 +805,7 @@ func (c *checker) wroteNothing(stack []ast.Node, write *ast.CallExpr, body []ast
 
 // selectText reports a query call whose text, as the package's analysis
 // parsed it, is a SELECT that changes no data.
-func (c *checker) selectText(call *ast.CallExpr) bool {
+func (c *Rewriter) selectText(call *ast.CallExpr) bool {
 	for _, q := range c.Queries {
 		if q.Call != call {
 			continue
@@ -874,7 +866,7 @@ func isZeroValue(info *types.Info, e ast.Expr) bool {
 // or an argument of a call (which callRepeatable judges). A sqlx
 // transaction becomes the helper's *sql.Tx: only the methods it promotes
 // from *sql.Tx, and parameters of that type, will do.
-func (c *checker) txUse(stack []ast.Node, sqlx bool) string {
+func (c *Rewriter) txUse(stack []ast.Node, sqlx bool) string {
 	id := stack[len(stack)-1]
 	line := c.Pass.Fset.Position(id.Pos()).Line
 	switch p := stack[len(stack)-2].(type) {
@@ -901,7 +893,7 @@ func (c *checker) txUse(stack []ast.Node, sqlx bool) string {
 // a transaction helper was handed (the callers' closures, which the
 // retry re-runs whole). A function of another package of the module is
 // returned as a need: the module stage knows what it does.
-func (c *checker) callRepeatable(call *ast.CallExpr, tx types.Object, params map[types.Object]bool, line func(ast.Node) int) (string, *txflow.Need) {
+func (c *Rewriter) callRepeatable(call *ast.CallExpr, tx types.Object, params map[types.Object]bool, line func(ast.Node) int) (string, *txflow.Need) {
 	info := c.Pass.TypesInfo
 	if tv, ok := info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
 		return c.builtinRepeatable(call, func(types.Object) bool { return false }, line), nil
@@ -924,7 +916,7 @@ func (c *checker) callRepeatable(call *ast.CallExpr, tx types.Object, params map
 	if !ok {
 		return fmt.Sprintf("line %d calls a function value, which a retry would call again", line(call)), nil
 	}
-	why, needs := c.funcRepeatable(fn, map[*types.Func]bool{})
+	why, needs := c.FuncRepeatable(fn, map[*types.Func]bool{})
 	if why != "" {
 		if c.Funcs[fn] == nil {
 			return fmt.Sprintf("line %d calls %s.%s between Begin and Commit: a retry would repeat it, and dsqllint cannot show it has no effect outside the transaction", line(call), fn.Pkg().Name(), fn.Name()), nil
@@ -940,12 +932,12 @@ func (c *checker) callRepeatable(call *ast.CallExpr, tx types.Object, params map
 	return "", nil
 }
 
-// funcRepeatable says what a retry repeating a call of fn would repeat:
+// FuncRepeatable says what a retry repeating a call of fn would repeat:
 // why it is not harmless, or the functions of other packages it rests
 // on (neither: harmless). A function of another package of the module
 // is itself the need; one of the standard library or of a driver is
 // harmless only if pureCall says so.
-func (c *checker) funcRepeatable(fn *types.Func, visiting map[*types.Func]bool) (string, []txflow.Need) {
+func (c *Rewriter) FuncRepeatable(fn *types.Func, visiting map[*types.Func]bool) (string, []txflow.Need) {
 	if pureCall(fn) || txStatement(fn) || gosql.IsInterfaceMethod(fn) && scanMethod(fn) || errorWrapper(fn.Type().(*types.Signature)) {
 		return "", nil
 	}
@@ -973,7 +965,7 @@ func (c *checker) funcRepeatable(fn *types.Func, visiting map[*types.Func]bool) 
 
 // readsResult reports a method call on a statement's result (rows.Close,
 // stmt.Close): what may be deferred in the closure.
-func (c *checker) readsResult(call *ast.CallExpr) bool {
+func (c *Rewriter) readsResult(call *ast.CallExpr) bool {
 	fn, _, ok := gosql.CalleeOf(c.Pass.TypesInfo, call)
 	return ok && fn.Type().(*types.Signature).Recv() != nil && pureCall(fn)
 }
@@ -982,11 +974,11 @@ func (c *checker) readsResult(call *ast.CallExpr) bool {
 // fmt.Errorf's kin in every error library (errors.Wrap,
 // stacktrace.Propagate), a value a retry makes again.
 func errorWrapper(sig *types.Signature) bool {
-	if sig.Recv() != nil || sig.Results().Len() != 1 || !isError(sig.Results().At(0).Type()) {
+	if sig.Recv() != nil || sig.Results().Len() != 1 || !gosql.IsError(sig.Results().At(0).Type()) {
 		return false
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
-		if isError(sig.Params().At(i).Type()) {
+		if gosql.IsError(sig.Params().At(i).Type()) {
 			return true
 		}
 	}
@@ -997,7 +989,7 @@ func errorWrapper(sig *types.Signature) bool {
 // statement returned, read.
 func scanMethod(fn *types.Func) bool {
 	sig := fn.Type().(*types.Signature)
-	return fn.Name() == "Scan" && sig.Variadic() && sig.Results().Len() == 1 && isError(sig.Results().At(0).Type())
+	return fn.Name() == "Scan" && sig.Variadic() && sig.Results().Len() == 1 && gosql.IsError(sig.Results().At(0).Type())
 }
 
 // funcEffects is what funcRepeatable found for a function.
@@ -1021,7 +1013,7 @@ func knownLibrary(path string) bool {
 // bodyRepeatable judges a function of the package by its body: no
 // goroutine, no send, no adding to what it did not declare, and only
 // calls that are themselves repeatable.
-func (c *checker) bodyRepeatable(fd *ast.FuncDecl, visiting map[*types.Func]bool) (string, []txflow.Need) {
+func (c *Rewriter) bodyRepeatable(fd *ast.FuncDecl, visiting map[*types.Func]bool) (string, []txflow.Need) {
 	info := c.Pass.TypesInfo
 	line := func(n ast.Node) int { return c.Pass.Fset.Position(n.Pos()).Line }
 	inside := func(obj types.Object) bool {
@@ -1060,7 +1052,7 @@ func (c *checker) bodyRepeatable(fd *ast.FuncDecl, visiting map[*types.Func]bool
 				why = fmt.Sprintf("calls a function value (line %d)", line(s))
 				break
 			}
-			w, ns := c.funcRepeatable(fn, visiting)
+			w, ns := c.FuncRepeatable(fn, visiting)
 			if w != "" {
 				why = fmt.Sprintf("calls %s (line %d), which %s", fn.Name(), line(s), w)
 			}
@@ -1076,7 +1068,7 @@ func (c *checker) bodyRepeatable(fd *ast.FuncDecl, visiting map[*types.Func]bool
 
 // builtinRepeatable judges the builtins that change what they are
 // given: delete, close, clear and copy into what was not made here.
-func (c *checker) builtinRepeatable(call *ast.CallExpr, inside func(types.Object) bool, line func(ast.Node) int) string {
+func (c *Rewriter) builtinRepeatable(call *ast.CallExpr, inside func(types.Object) bool, line func(ast.Node) int) string {
 	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok || len(call.Args) == 0 {
 		return ""
@@ -1160,7 +1152,7 @@ func derefType(t types.Type) types.Type {
 // outerAssign judges an assignment a retry would repeat: overwriting a
 // variable declared before Begin is harmless (the last attempt's value
 // stays), adding to one is not (x += 1, x++, x = append(x, ...)).
-func (c *checker) outerAssign(lhs, rhs []ast.Expr, tok token.Token, inside func(types.Object) bool, line func(ast.Node) int, outside string) string {
+func (c *Rewriter) outerAssign(lhs, rhs []ast.Expr, tok token.Token, inside func(types.Object) bool, line func(ast.Node) int, outside string) string {
 	info := c.Pass.TypesInfo
 	for _, l := range lhs {
 		root := rootIdent(l)
@@ -1208,7 +1200,7 @@ func rootIdent(e ast.Expr) *ast.Ident {
 	}
 }
 
-// statementRetry is DSQL005's fix for a lock run on a pool, outside any
+// StatementRetry is DSQL005's fix for a lock run on a pool, outside any
 // transaction: the statement re-run on 40001 by the runtime.
 //
 //	db.ExecContext(ctx, q, args...)            → occ.ExecWithRetry(ctx, db, q, args...)
@@ -1219,7 +1211,7 @@ func rootIdent(e ast.Expr) *ast.Ident {
 // Each has the type of what it replaces; the Scan's destinations are
 // written again by a second attempt, the last one's values stay. The
 // edits leave the statement's text alone, for the fixes of its SQL.
-func (c *checker) statementRetry(q *gosql.Query, pgx bool) *analysis.SuggestedFix {
+func (c *Rewriter) StatementRetry(q *gosql.Query, pgx bool) *analysis.SuggestedFix {
 	sel, ok := q.Call.Fun.(*ast.SelectorExpr)
 	if !ok || len(q.Call.Args) < 2 || c.Generated[c.FileOf(q.Call.Pos())] || !c.beginsTx(c.Pass.TypesInfo.TypeOf(sel.X), pgx) {
 		return nil
@@ -1231,12 +1223,12 @@ func (c *checker) statementRetry(q *gosql.Query, pgx bool) *analysis.SuggestedFi
 		pkg, name, txPkg, txName, txType = gosql.PkgOCCPGX, "occpgx", gosql.PkgPGX, "pgx", "%s.Tx"
 		exec, queryRow = "Exec", "QueryRow"
 	}
-	if !c.canImport(pkg) {
+	if !c.CanImport(pkg) {
 		return nil
 	}
 	var edits []analysis.TextEdit
 	name, _ = c.addImport(file, &edits, pkg, name) // (the first import always fits)
-	ctx, recv := c.text(q.Call.Args[0]), c.text(sel.X)
+	ctx, recv := c.SourceText(q.Call.Args[0]), c.SourceText(sel.X)
 	switch sel.Sel.Name {
 	case exec:
 		edits = append(edits, analysis.TextEdit{Pos: sel.Pos(), End: q.Call.Args[0].End(), NewText: []byte(name + ".ExecWithRetry(" + ctx + ", " + recv)})
@@ -1260,7 +1252,7 @@ func (c *checker) statementRetry(q *gosql.Query, pgx bool) *analysis.SuggestedFi
 }
 
 // scanOf returns the call call.Scan(...) the row call is read by, or nil.
-func (c *checker) scanOf(call *ast.CallExpr) *ast.CallExpr {
+func (c *Rewriter) scanOf(call *ast.CallExpr) *ast.CallExpr {
 	var scan *ast.CallExpr
 	ast.Inspect(c.FileOf(call.Pos()), func(n ast.Node) bool {
 		if scan != nil {
@@ -1286,4 +1278,92 @@ func usesName(n ast.Node, name string) bool {
 		return !found
 	})
 	return found
+}
+
+// CanImport reports whether the package may import path, a package of
+// dsqllint: it already does, or its module is dsqllint or requires it.
+func (c *Rewriter) CanImport(path string) bool {
+	for _, imp := range c.Pass.Pkg.Imports() {
+		if imp.Path() == path {
+			return true
+		}
+	}
+	return c.Settings.RequiresDSQLLint
+}
+
+// ImportName returns the name under which file refers to path, and the
+// edit that adds the import when the file lacks it, where goimports would:
+// after the import sharing the longest prefix with it, or in a group of
+// its own after the standard library's. (-fix then gofmts a file that was
+// gofmt-formatted, which sorts the group.)
+func (c *Rewriter) ImportName(file *ast.File, path, name string) (string, *analysis.TextEdit) {
+	if file == nil {
+		return name, nil
+	}
+	for _, imp := range file.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p == path {
+			if imp.Name != nil {
+				return imp.Name.Name, nil
+			}
+			return name, nil
+		}
+	}
+	spec := strconv.Quote(path)
+	for _, d := range file.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.IMPORT || len(g.Specs) == 0 {
+			continue
+		}
+		var best *ast.ImportSpec
+		n := -1
+		for _, s := range g.Specs {
+			is := s.(*ast.ImportSpec)
+			p, _ := strconv.Unquote(is.Path.Value)
+			if k := commonPrefix(p, path); k >= n {
+				best, n = is, k
+			}
+		}
+		bestPath, _ := strconv.Unquote(best.Path.Value)
+		sep := "\n\t"
+		if stdPath(bestPath) {
+			sep = "\n\n\t" // a group of its own after the standard library
+		}
+		if g.Lparen.IsValid() {
+			return name, &analysis.TextEdit{Pos: best.End(), End: best.End(), NewText: []byte(sep + spec)}
+		}
+		// import "fmt" becomes a group.
+		src := c.Source(g.Pos())
+		if src == nil {
+			return name, nil
+		}
+		old := string(src[c.Pass.Fset.Position(best.Pos()).Offset:c.Pass.Fset.Position(best.End()).Offset])
+		return name, &analysis.TextEdit{Pos: g.Pos(), End: g.End(), NewText: []byte("import (\n\t" + old + sep + spec + "\n)")}
+	}
+	return name, &analysis.TextEdit{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}
+}
+
+// commonPrefix is the length of the longest common prefix of a and b.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// stdPath reports a standard-library import path: no dot in its first
+// element.
+func stdPath(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	return !strings.Contains(first, ".")
+}
+
+// Rewriter writes DSQL005's fixes for a package: the rewrite of a function
+// that begins a transaction into the OCC retry helper, and the retry of a
+// statement run on a pool.
+type Rewriter struct {
+	*gosql.Package
+	// effects caches what a retry repeating a call of a package function
+	// would repeat.
+	effects map[*types.Func]funcEffects
 }
