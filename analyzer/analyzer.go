@@ -3,12 +3,9 @@ package analyzer
 import (
 	"errors"
 	"fmt"
-	"go/ast"
 	"go/token"
-	"go/types"
 	"reflect"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -16,7 +13,6 @@ import (
 	"github.com/dsqllint/dsqllint/fixer"
 	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/modconf"
-	"github.com/dsqllint/dsqllint/retryfix"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 	"github.com/dsqllint/dsqllint/txflow"
@@ -42,27 +38,45 @@ func New() *analysis.Analyzer {
 
 func newAnalyzer() (*analysis.Analyzer, *modconf.Settings) {
 	s := modconf.NewRoot()
+	sites := gosql.New(s)
+	tx := NewTx(sites)
 	a := &analysis.Analyzer{
 		Name:             "dsqllint",
 		Doc:              doc,
 		URL:              "https://github.com/dsqllint/dsqllint/blob/main/docs/rules/README.md",
 		RunDespiteErrors: true,
-		Run:              func(pass *analysis.Pass) (any, error) { return run(s, pass) },
+		Requires:         []*analysis.Analyzer{sites, tx},
+		Run:              func(pass *analysis.Pass) (any, error) { return run(s, sites, tx, pass) },
 		ResultType:       reflect.TypeOf((*txflow.Summary)(nil)),
-		FactTypes:        []analysis.Fact{new(txflow.Fact)},
 	}
-	staged.Store(a, s)
+	staged.Store(a, stage{s, tx})
 	s.Register(&a.Flags)
 	return a, s
 }
 
-func run(s *modconf.Settings, pass *analysis.Pass) (_ any, err error) {
-	if len(pass.Files) == 0 && !slices.ContainsFunc(pass.OtherFiles, gosql.IsSQLFile) || len(pass.Files) > 0 && (pass.TypesInfo == nil || library(pass)) {
+// linter runs the rules over a package's SQL and reports what they and
+// the transaction flow found.
+type linter struct {
+	*gosql.Package
+	// pass is the reporting pass; tx what the transaction flow found.
+	pass *analysis.Pass
+	tx   *Result
+	// internal collects our own failures (recovered panics).
+	internal []error
+}
+
+func run(s *modconf.Settings, sites, tx *analysis.Analyzer, pass *analysis.Pass) (_ any, err error) {
+	if gosql.Skip(pass) {
 		return (*txflow.Summary)(nil), nil // a dependency loaded from export data, or a library: nothing to carry
 	}
 	ms, err := s.ForPackage(pass)
 	if err != nil {
 		return nil, err
+	}
+	p, _ := pass.ResultOf[sites].(*gosql.Package)
+	res, _ := pass.ResultOf[tx].(*Result)
+	if p == nil || res == nil {
+		return (*txflow.Summary)(nil), nil
 	}
 	if ms.File != nil && len(ms.File.Excludes) > 0 {
 		pass = ms.Excluding(pass)
@@ -76,8 +90,7 @@ func run(s *modconf.Settings, pass *analysis.Pass) (_ any, err error) {
 		p.Report = held.add
 		pass = &p
 	}
-	c := &checker{Package: &gosql.Package{Pass: pass, Settings: ms, Funcs: map[*types.Func]*ast.FuncDecl{}}, loops: map[ast.Node]bool{}, helpers: map[*ast.FuncDecl]bool{}}
-	c.fix = &retryfix.Rewriter{Package: c.Package}
+	c := &linter{Package: p, pass: pass, tx: res}
 	// A bug of ours must not crash go vet for the whole repository: it
 	// becomes this package's error, after every finding made so far.
 	defer func() {
@@ -87,112 +100,29 @@ func run(s *modconf.Settings, pass *analysis.Pass) (_ any, err error) {
 		if held != nil {
 			held.flush() // what was found before a failure of ours is still reported
 		}
-		err = errors.Join(c.internal...)
+		err = errors.Join(append([]error{p.Err, res.Err}, c.internal...)...)
 	}()
-	texts := c.Collect()
-	c.observeSites()
-	if gosql.OnlyNonSQLClient(pass.Pkg) {
-		texts = texts[:0] // its strings are CQL or another language, not SQL
+	for _, d := range res.Diagnostics {
+		pass.Report(d)
 	}
-	queryFiles, generated := c.SqlcFiles()
-	c.Generated = generated
-	for _, t := range texts {
-		if t.Node != nil && strings.HasPrefix(strings.TrimSpace(t.SQL), "-- name:") && generated[c.FileOf(t.Node.Pos())] {
-			t.Generated = true
-		}
+	if res.Summary == nil {
+		return res.Summary, nil // the flow failed: its error says so
 	}
-	embedded := c.Embedded()
-	texts = append(texts, embedded...)
-	// .sql files named as other files of the pass (the CLI's plain SQL
-	// mode), and the query files of sqlc-generated code.
-	seen := map[string]bool{}
-	for _, t := range embedded {
-		seen[pass.Fset.File(t.Pos(0, false)).Name()] = true
-	}
-	for _, name := range append(pass.OtherFiles, queryFiles...) {
-		if gosql.IsSQLFile(name) && !seen[name] {
-			seen[name] = true
-			if t := c.SQLFile(name); t != nil {
-				texts = append(texts, t)
-			}
-		}
-	}
-	c.lint(c.Parse(texts))
+	c.lint(p.Parsed)
 	if ms.File != nil && len(ms.File.Excludes) > 0 {
 		// The module stage's findings in the package are dropped alike.
-		c.summary.Excluded = func(pos token.Pos, category string) bool { return ms.Excluded(pass, pos, category) }
+		res.Summary.Excluded = func(pos token.Pos, category string) bool { return ms.Excluded(pass, pos, category) }
 	}
 	if held != nil {
-		if pass.Pkg != nil && pass.ExportPackageFact != nil {
-			if sums := carried(c.summary, c.importedSummaries()); len(sums) > 0 {
-				pass.ExportPackageFact(txflow.NewFact(pass.Fset, sums))
-			}
-		}
-		c.judgeWithImports(held, texts)
+		c.judgeWithImports(held, p.Texts)
 	}
-	return c.summary, nil
+	return res.Summary, nil
 }
 
-// checker is the state of one package's analysis.
-type checker struct {
-	*gosql.Package
-	// fix writes DSQL005's fixes.
-	fix     *retryfix.Rewriter
-	callers map[*ast.FuncDecl][]caller
-	begins  []*beginCall
-	// outCalls are calls of other packages of the module, and summary what
-	// the module stage learns from the package (summary.go).
-	outCalls    []outCall
-	callAssigns []callAssign
-	funcArgs    []funcArg
-	varCalls    []varCall
-	implicit    []implicitCall
-	// ormLocks are row locks spelled as Go (gorm clause.Locking, goqu and
-	// ent ForUpdate/ForShare, bun For("UPDATE")), and lockFragments the
-	// bare lock clauses (" FOR UPDATE") code appends to queries: lock
-	// sites when no query text the package runs holds them.
-	ormLocks      []goLock
-	lockFragments []goLock
-	// retrySites are the constructs that re-run work on 40001, and
-	// retryLoops the loop bodies among them.
-	retrySites []txflow.Retry
-	retryLoops map[ast.Node]bool
-	// loopPreds are, per loop body, the predicates of other packages its
-	// check for 40001 is left to.
-	loopPreds   map[ast.Node][]string
-	paramOwners map[types.Object]string // function-typed parameters' paramKeys
-	summary     *txflow.Summary
-	// loops caches whether a loop body checks for SQLSTATE 40001, and
-	// helpers whether a function is a retry helper by its body.
-	loops   map[ast.Node]bool
-	helpers map[*ast.FuncDecl]bool
-	// imported are the summaries the imports carry, by package
-	// (importedSummaries).
-	imported map[string]*txflow.Summary
-	// serializable are the SERIALIZABLE isolation options the package's
-	// functions set (DSQL003 weighs the guards of their transactions).
-	serializable []scopedPos
-	// internal collects our own failures (recovered panics).
-	internal []error
-}
-
-// lockFragments records the bare lock clauses (" FOR UPDATE") code
-// appends to queries.
-func (c *checker) noteLockFragments(parsed []*gosql.Parsed) {
-	for _, p := range parsed {
-		for _, st := range p.Script.Stmts {
-			if l := st.Locks; st.Fragment && !p.Text.Ref && len(l) > 0 {
-				c.lockFragments = append(c.lockFragments, goLock{p.Text.Pos(l[0].Span.Start, false), p.Text.Pos(l[0].Span.End, true), p.Text.Scope, l[0].Strength})
-			}
-		}
-	}
-}
-
-func (c *checker) lint(parsed []*gosql.Parsed) {
+func (c *linter) lint(parsed []*gosql.Parsed) {
 	cfg := c.Settings.Cfg
 	fences := rules.NewFences()
 	sqlFileCfg := cfg.ForSQLFile()
-	scripts := c.Scripts
 	if local := c.goSchema(parsed); local != nil {
 		fences.UseKeysOf(local)
 	}
@@ -209,10 +139,6 @@ func (c *checker) lint(parsed []*gosql.Parsed) {
 			}
 		}
 	}
-	c.noteLockFragments(parsed)
-	c.flow(scripts)
-	priors := c.txPriors(parsed)
-	c.summary = c.summarize(scripts, parsed)
 	// A literal clause is also a text of its own when a builder's rendering
 	// holds it (squirrel's Suffix("FOR SHARE")): one finding at its place.
 	type reported struct {
@@ -263,7 +189,7 @@ func (c *checker) lint(parsed []*gosql.Parsed) {
 		if p.Text.Ref || p.Text.Generated {
 			continue // reported at the constant's declaration, or in the query file sqlc read
 		}
-		check(p, fences, c.txView(priors, p.Text), nil, func(d analysis.Diagnostic, _ sqlparse.Span) { c.Pass.Report(d) }, nil)
+		check(p, fences, c.tx.TxView(p.Text), nil, func(d analysis.Diagnostic, _ sqlparse.Span) { c.pass.Report(d) }, nil)
 		if slices.ContainsFunc(p.Script.Stmts, func(st *sqlparse.Statement) bool { return st.Write != nil }) {
 			writes = append(writes, p)
 		}
@@ -271,8 +197,8 @@ func (c *checker) lint(parsed []*gosql.Parsed) {
 	c.reportDirectives(parsed)
 	// The module stage judges the writes again with what every package
 	// tells about fencing.
-	c.summary.SetFences(fences)
-	c.summary.Writes = func(module *rules.Fences, traced func(stmt token.Pos) (rules.TxView, bool)) []txflow.WriteVerdict {
+	c.tx.Summary.SetFences(fences)
+	c.tx.Summary.Writes = func(module *rules.Fences, traced func(stmt token.Pos) (rules.TxView, bool)) []txflow.WriteVerdict {
 		clear(seen)
 		var out []txflow.WriteVerdict
 		for _, p := range writes {
@@ -280,7 +206,7 @@ func (c *checker) lint(parsed []*gosql.Parsed) {
 				return txflow.WriteVerdict{Pos: p.Text.Pos(stmt.Start, false), End: p.Text.Pos(stmt.End, true)}
 			}
 			t := p.Text
-			check(p, module, joinViews(c.txView(priors, t), func(off int) (rules.TxView, bool) { return traced(t.Pos(off, false)) }), rules.UnfencedWrite, func(d analysis.Diagnostic, stmt sqlparse.Span) {
+			check(p, module, joinViews(c.tx.TxView(t), func(off int) (rules.TxView, bool) { return traced(t.Pos(off, false)) }), rules.UnfencedWrite, func(d analysis.Diagnostic, stmt sqlparse.Span) {
 				v := verdict(stmt)
 				v.Diag = &d
 				out = append(out, v)
@@ -297,7 +223,7 @@ func (c *checker) lint(parsed []*gosql.Parsed) {
 // goSchema returns the tables the package's Go strings create (dendrite's
 // `const schema = "CREATE TABLE ..."`, a Go migration's DDL), nil when
 // none does.
-func (c *checker) goSchema(parsed []*gosql.Parsed) *catalog.Catalog {
+func (c *linter) goSchema(parsed []*gosql.Parsed) *catalog.Catalog {
 	var cat *catalog.Catalog
 	for _, p := range parsed {
 		if p.Text.Node == nil || !slices.ContainsFunc(p.Script.Stmts, func(st *sqlparse.Statement) bool { return st.Create != nil }) {
@@ -312,7 +238,7 @@ func (c *checker) goSchema(parsed []*gosql.Parsed) *catalog.Catalog {
 }
 
 // learn records what st, of text t, shows of contention.
-func (c *checker) learn(fences *rules.Fences, t *gosql.Text, st *sqlparse.Statement) {
+func (c *linter) learn(fences *rules.Fences, t *gosql.Text, st *sqlparse.Statement) {
 	at := ""
 	if st.Write != nil || len(st.Locks) > 0 || len(st.Reads) > 0 {
 		at = c.Where(t.Pos(st.Span.Start, false))
@@ -322,7 +248,7 @@ func (c *checker) learn(fences *rules.Fences, t *gosql.Text, st *sqlparse.Statem
 
 // safeCheck runs the rules; a rule that panics on this SQL becomes an
 // error naming the rule and the statement's position, and the run goes on.
-func (c *checker) safeCheck(ctx *rules.Context, p *gosql.Parsed) []rules.Finding {
+func (c *linter) safeCheck(ctx *rules.Context, p *gosql.Parsed) []rules.Finding {
 	fs := rules.Check(ctx, p.Script)
 	for _, pn := range ctx.Panics {
 		c.internal = append(c.internal, fmt.Errorf("%s: dsqllint internal error in rule %s on this SQL (please report): %v",

@@ -409,7 +409,7 @@ func (c *checker) reportGo(id string, pos, end token.Pos, msg string, fix *analy
 	if fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
-	c.Pass.Report(d)
+	c.report(d)
 }
 
 // observeLiteral checks sql.TxOptions / pgx.TxOptions isolation levels

@@ -36,7 +36,7 @@ func TestHostileInput(t *testing.T) {
 		strings.Repeat("SELECT ", 20000),
 	}
 	var b strings.Builder
-	b.WriteString("package hostile // want package:\"txflow\"\n\nvar inputs = []string{\n")
+	b.WriteString("package hostile\n\nvar inputs = []string{\n")
 	for _, h := range hostile {
 		b.WriteString("\t" + strconv.Quote(h) + ",\n")
 	}

@@ -14,7 +14,7 @@ import (
 
 // suppressed reports whether a directive silences finding f at pos, marking
 // the directive used.
-func (c *checker) suppressed(p *gosql.Parsed, f rules.Finding, pos token.Pos) bool {
+func (c *linter) suppressed(p *gosql.Parsed, f rules.Finding, pos token.Pos) bool {
 	for _, d := range p.Dirs {
 		if d.Names(f.Rule.ID) && d.Stmt < len(p.Script.Stmts) && spanIn(f.Span, p.Script.Stmts[d.Stmt].Span) {
 			d.Used = true
@@ -32,7 +32,7 @@ func spanIn(a, b sqlparse.Span) bool { return a.Start >= b.Start && a.Start <= b
 
 // reportDirectives reports malformed directives and those that silenced
 // nothing, unless the rules they name are disabled.
-func (c *checker) reportDirectives(parsed []*gosql.Parsed) {
+func (c *linter) reportDirectives(parsed []*gosql.Parsed) {
 	all := c.Directives
 	for _, p := range parsed {
 		all = append(all, p.Dirs...)
@@ -48,11 +48,11 @@ func (c *checker) reportDirectives(parsed []*gosql.Parsed) {
 		default:
 			continue
 		}
-		c.Pass.Report(analysis.Diagnostic{Pos: d.Pos, Category: r.ID, Message: r.Prefix() + msg, URL: r.DocURL()})
+		c.pass.Report(analysis.Diagnostic{Pos: d.Pos, Category: r.ID, Message: r.Prefix() + msg, URL: r.DocURL()})
 	}
 }
 
-func (c *checker) allDisabled(ids []string) bool {
+func (c *linter) allDisabled(ids []string) bool {
 	for _, id := range ids {
 		if c.Settings.Cfg.Enabled(id) {
 			return false

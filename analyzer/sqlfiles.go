@@ -20,18 +20,34 @@ func CheckSQLFiles(a *analysis.Analyzer, fset *token.FileSet, files []string) ([
 		}
 	}
 	var diags []analysis.Diagnostic
-	pass := &analysis.Pass{
-		Analyzer:   a,
-		Fset:       fset,
-		OtherFiles: files,
-		Pkg:        types.NewPackage("sqlfiles", "sqlfiles"),
-		TypesInfo:  &types.Info{},
-		TypesSizes: types.SizesFor("gc", "amd64"),
-		ResultOf:   map[*analysis.Analyzer]any{},
-		Report:     func(d analysis.Diagnostic) { diags = append(diags, d) },
-		ReadFile:   os.ReadFile,
+	pkg := types.NewPackage("sqlfiles", "sqlfiles")
+	results := map[*analysis.Analyzer]any{}
+	var runPass func(a *analysis.Analyzer) error
+	runPass = func(a *analysis.Analyzer) error {
+		if _, done := results[a]; done {
+			return nil
+		}
+		for _, req := range a.Requires {
+			if err := runPass(req); err != nil {
+				return err
+			}
+		}
+		pass := &analysis.Pass{
+			Analyzer:   a,
+			Fset:       fset,
+			OtherFiles: files,
+			Pkg:        pkg,
+			TypesInfo:  &types.Info{},
+			TypesSizes: types.SizesFor("gc", "amd64"),
+			ResultOf:   results,
+			Report:     func(d analysis.Diagnostic) { diags = append(diags, d) },
+			ReadFile:   os.ReadFile,
+		}
+		res, err := a.Run(pass)
+		results[a] = res
+		return err
 	}
-	if _, err := a.Run(pass); err != nil {
+	if err := runPass(a); err != nil {
 		return nil, err
 	}
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Pos < diags[j].Pos })

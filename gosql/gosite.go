@@ -507,6 +507,15 @@ func (c *Package) Where(pos token.Pos) string {
 // Package is what the walk of a package finds: its SQL texts, where they
 // run, and the data flow of strings that made them.
 type Package struct {
+	// Texts are the package's candidate SQL texts, in source order, then
+	// those of its embedded and sqlc query files; Parsed those that parse
+	// as SQL, each parsed once.
+	Texts  []*Text
+	Parsed []*Parsed
+	// Err is our own failure (a recovered panic), reported after the
+	// package's findings.
+	Err error
+
 	Pass     *analysis.Pass
 	Settings *modconf.Settings
 	// DB says the package reaches a database package (reachesDB).

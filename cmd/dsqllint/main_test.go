@@ -144,7 +144,7 @@ func TestDiagnosticFlags(t *testing.T) {
 	if code != 3 || strings.Count(out, "DSQL001") != 1 {
 		t.Errorf("exit %d, want 3 and the one finding:\n%s", code, out)
 	}
-	if !regexp.MustCompile(`dsqllint: load \S+, analysis \S+ \(\S+ over 1 package\)\ndsqllint: +\S+ example.com/m\n`).MatchString(out) {
+	if !regexp.MustCompile(`dsqllint: load \S+, analysis \S+ \(\S+ over 1 package: dsqllint \S+, gosql \S+, txcheck \S+\)\ndsqllint: +\S+ example.com/m\n`).MatchString(out) {
 		t.Errorf("-timing output:\n%s", out)
 	}
 	for _, f := range []string{cpu, mem} {

@@ -2,13 +2,17 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
 )
 
 // startProfiles starts the CPU profile asked for by -cpuprofile; the
@@ -54,20 +58,38 @@ func writeHeapProfile(path string) error {
 // type checking) and analysis, with the sum of the analyzer's time over
 // packages (which run in parallel) and the five slowest.
 func printTiming(graph *checker.Graph, load, analysis time.Duration) {
-	var acts []*checker.Action
+	// Each package's time is that of every pass run on it; each pass's
+	// share is printed after the total.
+	type pkgTime struct {
+		path string
+		d    time.Duration
+	}
+	byPkg := map[*packages.Package]*pkgTime{}
+	byPass := map[string]time.Duration{}
 	var sum time.Duration
 	for act := range graph.All() {
-		acts = append(acts, act)
+		pt := byPkg[act.Package]
+		if pt == nil {
+			pt = &pkgTime{path: act.Package.PkgPath}
+			byPkg[act.Package] = pt
+		}
+		pt.d += act.Duration
+		byPass[act.Analyzer.Name] += act.Duration
 		sum += act.Duration
 	}
-	sort.Slice(acts, func(i, j int) bool { return acts[i].Duration > acts[j].Duration })
-	packages := "packages"
-	if len(acts) == 1 {
-		packages = "package"
+	pkgs := slices.Collect(maps.Values(byPkg))
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].d > pkgs[j].d })
+	noun := "packages"
+	if len(pkgs) == 1 {
+		noun = "package"
 	}
-	fmt.Fprintf(os.Stderr, "dsqllint: load %v, analysis %v (%v over %d %s)\n",
-		load.Round(time.Millisecond), analysis.Round(time.Millisecond), sum.Round(time.Millisecond), len(acts), packages)
-	for _, act := range acts[:min(5, len(acts))] {
-		fmt.Fprintf(os.Stderr, "dsqllint: %10v %s\n", act.Duration.Round(time.Microsecond), act.Package.PkgPath)
+	var passes []string
+	for _, name := range slices.Sorted(maps.Keys(byPass)) {
+		passes = append(passes, fmt.Sprintf("%s %v", name, byPass[name].Round(time.Millisecond)))
+	}
+	fmt.Fprintf(os.Stderr, "dsqllint: load %v, analysis %v (%v over %d %s: %s)\n",
+		load.Round(time.Millisecond), analysis.Round(time.Millisecond), sum.Round(time.Millisecond), len(pkgs), noun, strings.Join(passes, ", "))
+	for _, pt := range pkgs[:min(5, len(pkgs))] {
+		fmt.Fprintf(os.Stderr, "dsqllint: %10v %s\n", pt.d.Round(time.Microsecond), pt.path)
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dsqllint/dsqllint/analyzer"
 	"github.com/dsqllint/dsqllint/config"
+	"github.com/dsqllint/dsqllint/modconf"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/txflow"
 )
@@ -314,7 +315,7 @@ func analyseHelpers(a *analysis.Analyzer, cfg *packages.Config, pkgs []*packages
 	}
 	var paths []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if !linted[p.PkgPath] && p.Module != nil && !leftOut(p.PkgPath) && analyzer.Helper(p.GoFiles, imported[p.PkgPath]) {
+		if !linted[p.PkgPath] && p.Module != nil && !leftOut(p.PkgPath) && modconf.Helper(p.GoFiles, imported[p.PkgPath]) {
 			paths = append(paths, p.PkgPath)
 		}
 	})

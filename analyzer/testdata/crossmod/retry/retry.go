@@ -1,4 +1,4 @@
-// Package retry re-runs a function on a serialization failure: a retry // want package:"txflow"
+// Package retry re-runs a function on a serialization failure: a retry
 // helper recognised by its body, in a package of its own.
 package retry
 

@@ -1,4 +1,4 @@
-// Package store locks rows on the transaction its callers hand it: it // want package:"txflow"
+// Package store locks rows on the transaction its callers hand it: it
 // begins none, so what it locks is judged where they begin theirs.
 package store
 

@@ -1,4 +1,4 @@
-// Package svc begins the transactions store's locks run in. // want package:"txflow"
+// Package svc begins the transactions store's locks run in.
 package svc
 
 import (

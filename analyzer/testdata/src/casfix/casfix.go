@@ -1,4 +1,4 @@
-package casfix // want package:"txflow"
+package casfix
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-// Package compatddl runs its schema from Go strings: DSQL101-DSQL103, // want package:"txflow"
+// Package compatddl runs its schema from Go strings: DSQL101-DSQL103,
 // DSQL106-DSQL108.
 package compatddl
 

@@ -1,4 +1,4 @@
-// Package compatlock holds lock wait policies, explicit locks and lock // want package:"txflow"
+// Package compatlock holds lock wait policies, explicit locks and lock
 // scopes: DSQL006, DSQL007, DSQL008; and two-word texts such as LOCK held,
 // prose or statement by how they are written.
 package compatlock

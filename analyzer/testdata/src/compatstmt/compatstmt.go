@@ -1,4 +1,4 @@
-// Package compatstmt holds statements DSQL rejects or limits, in Go // want package:"txflow"
+// Package compatstmt holds statements DSQL rejects or limits, in Go
 // strings: DSQL104, DSQL105, DSQL109.
 package compatstmt
 

@@ -1,4 +1,4 @@
-// Package cqlmixed runs both SQL and CQL: what goes to gocql is CQL. // want package:"txflow"
+// Package cqlmixed runs both SQL and CQL: what goes to gocql is CQL.
 package cqlmixed
 
 import (

@@ -1,4 +1,4 @@
-package directives // want package:"txflow"
+package directives
 
 //dsqllint:ignore DSQL003 -- the caller holds the shard row FOR UPDATE in the same transaction
 const bumpShard = "UPDATE shards SET range_id = range_id + 1 WHERE shard_id = $1"

@@ -1,4 +1,4 @@
-// Package embedsql embeds its queries from .sql files. // want package:"txflow"
+// Package embedsql embeds its queries from .sql files.
 package embedsql
 
 import "embed"

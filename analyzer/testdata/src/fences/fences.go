@@ -1,4 +1,4 @@
-// Package fences holds one write per fence Aurora DSQL drops, and per // want package:"txflow"
+// Package fences holds one write per fence Aurora DSQL drops, and per
 // protocol a write can bypass, each beside its negative twin.
 package fences
 

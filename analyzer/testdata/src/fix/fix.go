@@ -1,4 +1,4 @@
-package fix // want package:"txflow"
+package fix
 
 import (
 	"database/sql"

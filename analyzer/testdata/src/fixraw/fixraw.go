@@ -1,4 +1,4 @@
-package fixraw // want package:"txflow"
+package fixraw
 
 // Clauses that span lines inside raw strings: the diagnostic sits inside the
 // string, where no want comment can go, so TestFixRawMultiLine checks the

@@ -1,4 +1,4 @@
-// Package goschema creates its tables from a Go constant, which names // want package:"txflow"
+// Package goschema creates its tables from a Go constant, which names
 // their keys: a transition of every entry of a user is no compare-and-swap
 // of a row.
 package goschema

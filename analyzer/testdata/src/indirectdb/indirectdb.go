@@ -1,4 +1,4 @@
-// Package indirectdb reaches database/sql only through dbwrap's API: the // want package:"txflow"
+// Package indirectdb reaches database/sql only through dbwrap's API: the
 // Go-flow rules follow it all the same.
 package indirectdb
 

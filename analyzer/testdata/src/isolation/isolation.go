@@ -1,4 +1,4 @@
-package isolation // want package:"txflow"
+package isolation
 
 import (
 	"context"

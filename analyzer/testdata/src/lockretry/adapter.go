@@ -1,4 +1,4 @@
-package lockretry // want package:"txflow"
+package lockretry
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package mysqllock // want package:"txflow"
+package mysqllock
 
 import "database/sql"
 

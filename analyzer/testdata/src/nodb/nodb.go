@@ -1,4 +1,4 @@
-// Package nodb builds SQL but imports no database package: its texts are // want package:"txflow"
+// Package nodb builds SQL but imports no database package: its texts are
 // checked, and a FOR UPDATE taken by a helper called first still exempts
 // the write after it.
 package nodb

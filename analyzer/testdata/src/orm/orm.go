@@ -1,4 +1,4 @@
-package orm // want package:"txflow"
+package orm
 
 import (
 	entsql "entgo.io/ent/dialect/sql"

@@ -1,4 +1,4 @@
-// Package retryfix holds the transaction shapes DSQL005's fix rewrites // want package:"txflow"
+// Package retryfix holds the transaction shapes DSQL005's fix rewrites
 // into the OCC retry helper (accepted.go) and those it refuses, with why
 // (refused.go).
 package retryfix

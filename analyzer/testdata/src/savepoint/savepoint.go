@@ -1,4 +1,4 @@
-package savepoint // want package:"txflow"
+package savepoint
 
 import (
 	"context"

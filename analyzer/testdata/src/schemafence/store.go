@@ -1,4 +1,4 @@
-// Package schemafence judges writes and locks by the schema in its // want package:"txflow"
+// Package schemafence judges writes and locks by the schema in its
 // migrations/ directory.
 package schemafence
 

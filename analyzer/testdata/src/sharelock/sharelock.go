@@ -1,4 +1,4 @@
-package sharelock // want package:"txflow"
+package sharelock
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-// Package squirrelstore builds its SQL with squirrel: the statements are // want package:"txflow"
+// Package squirrelstore builds its SQL with squirrel: the statements are
 // rendered from the builder chains and judged like written SQL.
 package squirrelstore
 

@@ -1,4 +1,4 @@
-package uncheckedcas // want package:"txflow"
+package uncheckedcas
 
 import (
 	"context"

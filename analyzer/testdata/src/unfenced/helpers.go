@@ -1,4 +1,4 @@
-package unfenced // want package:"txflow"
+package unfenced
 
 import (
 	"context"

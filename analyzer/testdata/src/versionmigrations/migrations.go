@@ -1,4 +1,4 @@
-// Package versionmigrations upgrades the schema, one function per version: // want package:"txflow"
+// Package versionmigrations upgrades the schema, one function per version:
 // most of its functions change the schema, so every one runs once, at
 // upgrade, and its writes race with nothing.
 package versionmigrations

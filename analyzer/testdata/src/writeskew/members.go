@@ -1,4 +1,4 @@
-// Package writeskew removes group members: the last-admin check reads other // want package:"txflow"
+// Package writeskew removes group members: the last-admin check reads other
 // rows of the table, which snapshot isolation lets two removals both pass.
 package writeskew
 

@@ -1,4 +1,4 @@
-// Package migrations holds the app's Go migrations: it changes the schema, // want package:"txflow"
+// Package migrations holds the app's Go migrations: it changes the schema,
 // so every function of it runs once, at upgrade, and what it locks and
 // writes shows no contention and races with nothing.
 package migrations

@@ -1,4 +1,4 @@
-// Package queries holds shared query constants, reported here, at their // want package:"txflow"
+// Package queries holds shared query constants, reported here, at their
 // declaration, and not again where other packages use them.
 package queries
 

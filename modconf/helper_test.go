@@ -1,11 +1,11 @@
-package analyzer_test
+package modconf_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/dsqllint/dsqllint/analyzer"
+	"github.com/dsqllint/dsqllint/modconf"
 )
 
 // TestHelper: which packages outside those linted have their summaries
@@ -43,7 +43,7 @@ func TestHelper(t *testing.T) {
 		{"vendored, none", write("repo/vendor/example.com/other/o.go", "package other\n"), true, false},
 	}
 	for _, c := range cases {
-		if got := analyzer.Helper(c.files, c.imported); got != c.want {
+		if got := modconf.Helper(c.files, c.imported); got != c.want {
 			t.Errorf("%s: Helper = %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -1,0 +1,113 @@
+package modconf
+
+import (
+	"bytes"
+	"go/build"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Library reports a package whose summary no package joins: one of the
+// standard library, or one of the module cache (or a vendor directory)
+// that never checks for a serialization failure. go vet runs the
+// analyzer on every dependency for its facts; a library's retry helper is
+// the one thing of a library that decides a verdict in the module
+// (Helper).
+func Library(pass *analysis.Pass) bool {
+	if pass.Module != nil && (pass.Module.Path == "std" || pass.Module.Path == "cmd") {
+		return true
+	}
+	names := make([]string, 0, len(pass.Files))
+	for _, f := range pass.Files {
+		names = append(names, pass.Fset.File(f.Pos()).Name())
+	}
+	return len(names) > 0 && !Helper(names, true)
+}
+
+// Helper reports whether a package outside the packages linted, with Go
+// files names, is one whose summary joins theirs: a package kept in the
+// repository (a module a replace directive or go.work points at, a
+// package of the module not named on the command line), or a package of
+// the module cache or a vendor directory whose source checks for a
+// serialization failure (a company's retry helper). The dsqllint command
+// loads these packages from source, go vet analyses them for their facts;
+// the command reads a library's files only where a linted package
+// imports it (imported), where a trail of the module enters it.
+func Helper(names []string, imported bool) bool {
+	if len(names) == 0 {
+		return false
+	}
+	dir := filepath.Dir(names[0])
+	if goroot := build.Default.GOROOT; goroot != "" && within(filepath.Join(goroot, "src"), dir) {
+		return false
+	}
+	if !within(modCache(), dir) && !versioned(dir) && !strings.Contains(filepath.ToSlash(dir), "/vendor/") {
+		return true
+	}
+	if !imported {
+		return false
+	}
+	checks := false
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		if bytes.Contains(data, []byte(`"database/sql/driver"`)) {
+			return false // a driver: its table of SQLSTATEs names 40001, it retries nothing of ours
+		}
+		checks = checks || checksConflictText(data)
+	}
+	return checks
+}
+
+// checksConflictText reports library source that may check for a
+// serialization failure: SQLSTATE 40001 spelled as a string, by its
+// condition name, or as its class (40) beside an SQLSTATE. Plain
+// "serialization error"s are a codec's, and a 40001 in a table of numbers
+// is no SQLSTATE. Byte searches: a library package's files are read whole.
+func checksConflictText(src []byte) bool {
+	for _, m := range sqlConflict {
+		if bytes.Contains(src, m) {
+			return true
+		}
+	}
+	return bytes.Contains(src, []byte(`"40"`)) && bytes.Contains(src, []byte("SQLState"))
+}
+
+var sqlConflict = [][]byte{[]byte(`"40001"`), []byte("`40001`"), []byte("erializationFailure"), []byte("erialization_failure"), []byte("could not serialize access")}
+
+func within(dir, name string) bool {
+	if dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, name)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// versioned reports a directory of an extracted module version
+// (…/pq@v1.10.9/…): the module cache, wherever `go env -w GOMODCACHE`
+// put it.
+func versioned(dir string) bool {
+	for _, elem := range strings.Split(filepath.ToSlash(dir), "/") {
+		if _, v, ok := strings.Cut(elem, "@v"); ok && v != "" && v[0] >= '0' && v[0] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// modCache is the module cache's directory.
+var modCache = sync.OnceValue(func() string {
+	if cache := os.Getenv("GOMODCACHE"); cache != "" {
+		return cache
+	}
+	if gopath := filepath.SplitList(build.Default.GOPATH); len(gopath) > 0 && gopath[0] != "" {
+		return filepath.Join(gopath[0], "pkg", "mod")
+	}
+	return ""
+})
