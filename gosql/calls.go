@@ -228,4 +228,3 @@ const (
 func IsError(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
-

@@ -655,4 +655,3 @@ func (c *Package) SourceText(n ast.Node) string {
 	}
 	return string(src[c.Pass.Fset.Position(n.Pos()).Offset:c.Pass.Fset.Position(n.End()).Offset])
 }
-
