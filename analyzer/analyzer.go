@@ -15,6 +15,8 @@ import (
 	"github.com/dsqllint/dsqllint/modconf"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/sqltext"
+	"github.com/dsqllint/dsqllint/txcheck"
 	"github.com/dsqllint/dsqllint/txflow"
 )
 
@@ -39,7 +41,7 @@ func New() *analysis.Analyzer {
 func newAnalyzer() (*analysis.Analyzer, *modconf.Settings) {
 	s := modconf.NewRoot()
 	sites := gosql.New(s)
-	tx := NewTx(sites)
+	tx := txcheck.New(sites)
 	a := &analysis.Analyzer{
 		Name:             "dsqllint",
 		Doc:              doc,
@@ -60,7 +62,7 @@ type linter struct {
 	*gosql.Package
 	// pass is the reporting pass; tx what the transaction flow found.
 	pass *analysis.Pass
-	tx   *Result
+	tx   *txcheck.Result
 	// internal collects our own failures (recovered panics).
 	internal []error
 }
@@ -74,7 +76,7 @@ func run(s *modconf.Settings, sites, tx *analysis.Analyzer, pass *analysis.Pass)
 		return nil, err
 	}
 	p, _ := pass.ResultOf[sites].(*gosql.Package)
-	res, _ := pass.ResultOf[tx].(*Result)
+	res, _ := pass.ResultOf[tx].(*txcheck.Result)
 	if p == nil || res == nil {
 		return (*txflow.Summary)(nil), nil
 	}
@@ -206,7 +208,7 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 				return txflow.WriteVerdict{Pos: p.Text.Pos(stmt.Start, false), End: p.Text.Pos(stmt.End, true)}
 			}
 			t := p.Text
-			check(p, module, joinViews(c.tx.TxView(t), func(off int) (rules.TxView, bool) { return traced(t.Pos(off, false)) }), rules.UnfencedWrite, func(d analysis.Diagnostic, stmt sqlparse.Span) {
+			check(p, module, txcheck.JoinViews(c.tx.TxView(t), func(off int) (rules.TxView, bool) { return traced(t.Pos(off, false)) }), rules.UnfencedWrite, func(d analysis.Diagnostic, stmt sqlparse.Span) {
 				v := verdict(stmt)
 				v.Diag = &d
 				out = append(out, v)
@@ -238,7 +240,7 @@ func (c *linter) goSchema(parsed []*gosql.Parsed) *catalog.Catalog {
 }
 
 // learn records what st, of text t, shows of contention.
-func (c *linter) learn(fences *rules.Fences, t *gosql.Text, st *sqlparse.Statement) {
+func (c *linter) learn(fences *rules.Fences, t *sqltext.Text, st *sqlparse.Statement) {
 	at := ""
 	if st.Write != nil || len(st.Locks) > 0 || len(st.Reads) > 0 {
 		at = c.Where(t.Pos(st.Span.Start, false))

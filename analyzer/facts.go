@@ -6,8 +6,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/modconf"
+	"github.com/dsqllint/dsqllint/sqltext"
+	"github.com/dsqllint/dsqllint/txcheck"
 	"github.com/dsqllint/dsqllint/txflow"
 )
 
@@ -71,11 +72,11 @@ func (h *heldReports) flush() {
 // whose transaction the package begins outside any retry, a
 // compare-and-swap result of an imported function the package drops),
 // each at a place in the package.
-func (c *linter) judgeWithImports(held *heldReports, texts []*gosql.Text) {
+func (c *linter) judgeWithImports(held *heldReports, texts []*sqltext.Text) {
 	if c.Pass.Pkg == nil || c.tx.Summary == nil {
 		return // nothing to join: the deferred flush reports them
 	}
-	m := txflow.JoinPackage(c.Pass.Fset, c.Pass.Pkg.Path(), append([]*txflow.Summary{c.tx.Summary}, carried(nil, c.tx.Imported)...))
+	m := txflow.JoinPackage(c.Pass.Fset, c.Pass.Pkg.Path(), append([]*txflow.Summary{c.tx.Summary}, txcheck.Carried(nil, c.tx.Imported)...))
 	mine := map[string]bool{}
 	for _, f := range c.Pass.Files {
 		mine[c.Pass.Fset.File(f.Pos()).Name()] = true

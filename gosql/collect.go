@@ -10,12 +10,13 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/sqltext"
 )
 
 // Collect finds the candidate SQL texts of the package's Go files, in
 // source order, and records the calls each function makes to the package's
 // own functions.
-func (c *Package) Collect() []*Text {
+func (c *Package) Collect() []*sqltext.Text {
 	info := c.Pass.TypesInfo
 	c.Defs = map[types.Object]ast.Expr{}
 	for _, f := range c.Pass.Files {
@@ -39,7 +40,7 @@ func (c *Package) Collect() []*Text {
 		}
 	}
 	c.Calls = map[ast.Node][]localCall{}
-	c.Uses = map[types.Object][]*Text{}
+	c.Uses = map[types.Object][]*sqltext.Text{}
 	c.results = map[types.Object]ast.Expr{}
 	c.appends = map[types.Object][]string{}
 	c.appendOrigins = map[types.Object][][2]token.Pos{}
@@ -48,7 +49,7 @@ func (c *Package) Collect() []*Text {
 	c.sprintfs = map[*ast.BasicLit]*ast.CallExpr{}
 	db := reachesDB(c.Pass.Pkg)
 	c.DB = db
-	var texts []*Text
+	var texts []*sqltext.Text
 	for _, f := range c.Pass.Files {
 		c.Directives = append(c.Directives, goDirectives(c.Pass.Fset, f)...)
 		var stack []ast.Node
@@ -168,7 +169,7 @@ func (c *Package) Collect() []*Text {
 					if lit.Kind != token.STRING {
 						return true
 					}
-					if val, _, ok := decodeLiteral(lit.Value); !ok || !sqlparse.LooksLikeSQL(val) {
+					if val, _, ok := sqltext.DecodeLiteral(lit.Value); !ok || !sqlparse.LooksLikeSQL(val) {
 						return true
 					}
 				}
@@ -207,15 +208,15 @@ type Site struct {
 }
 
 // refText is the text of a named constant used as a query argument.
-func (c *Package) refText(arg ast.Expr) *Text {
+func (c *Package) refText(arg ast.Expr) *sqltext.Text {
 	id := Ident(ast.Unparen(arg))
 	v := c.ConstString(arg)
 	if id == nil || v == nil {
 		return nil
 	}
-	var b textBuilder
-	b.opaque(*v, arg)
-	t := b.text()
+	var b sqltext.Builder
+	b.Opaque(*v, arg)
+	t := b.Text()
 	t.Node, t.Known, t.Ref, t.Const = arg, true, true, c.Pass.TypesInfo.Uses[id]
 	if t.Const == nil {
 		return nil
@@ -306,8 +307,8 @@ func Ident(e ast.Expr) *ast.Ident {
 // textOf builds the Text of a string expression: a literal, a constant
 // concatenation, or a concatenation with non-constant operands (written as
 // %s holes). It returns nil for expressions with no literal part.
-func (c *Package) textOf(e ast.Expr) *Text {
-	var b textBuilder
+func (c *Package) textOf(e ast.Expr) *sqltext.Text {
+	var b sqltext.Builder
 	var origins [][2]token.Pos // what the opaque pieces were written as
 	var consts []types.Object
 	literals := 0
@@ -323,7 +324,7 @@ func (c *Package) textOf(e ast.Expr) *Text {
 			return
 		case *ast.BasicLit:
 			if x.Kind == token.STRING {
-				if !b.literal(x) {
+				if !b.Literal(x) {
 					ok = false
 				}
 				literals++
@@ -337,24 +338,24 @@ func (c *Package) textOf(e ast.Expr) *Text {
 			}
 		}
 		if v := c.ConstString(e); v != nil {
-			b.opaque(*v, e)
+			b.Opaque(*v, e)
 			if k, isConst := c.Pass.TypesInfo.Uses[Ident(e)].(*types.Const); isConst {
 				consts = append(consts, k)
 			}
 			return
 		}
 		if v, r, ok := c.constResult(e); ok {
-			b.opaque(v, e) // d.ForUpdate(): the clause a dialect returns
+			b.Opaque(v, e) // d.ForUpdate(): the clause a dialect returns
 			origins = append(origins, [2]token.Pos{r.Pos(), r.End()})
 			return
 		}
-		b.opaque("%s", e) // a hole: normalised like a printf verb
+		b.Opaque("%s", e) // a hole: normalised like a printf verb
 	}
 	add(e)
 	if !ok || literals == 0 {
 		return nil
 	}
-	t := b.text()
+	t := b.Text()
 	t.Node, t.Origins, t.Consts = e, origins, consts
 	if v := c.ConstString(e); v != nil && *v != t.SQL {
 		return nil // the builder disagrees with the type checker; trust neither

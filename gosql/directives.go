@@ -8,6 +8,7 @@ import (
 
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/sqltext"
 )
 
 // directive is one dsqllint:ignore comment.
@@ -76,7 +77,7 @@ func goDirectives(fset *token.FileSet, f *ast.File) []*directive {
 
 // sqlDirectives finds -- dsqllint:ignore comments inside SQL text and ties
 // each to the statement it precedes or sits in.
-func (c *Package) sqlDirectives(t *Text, s *sqlparse.Script) []*directive {
+func (c *Package) sqlDirectives(t *sqltext.Text, s *sqlparse.Script) []*directive {
 	if !strings.Contains(t.SQL, directiveName) {
 		return nil
 	}

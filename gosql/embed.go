@@ -9,14 +9,15 @@ import (
 	"strings"
 
 	"github.com/dsqllint/dsqllint/fixer"
+	"github.com/dsqllint/dsqllint/sqltext"
 )
 
 // Embedded returns the .sql files the package embeds with //go:embed, read
 // through the pass where the driver allows it and from the package
 // directory otherwise (drivers only admit Go and "other" files to
 // Pass.ReadFile, and Embedded files are neither).
-func (c *Package) Embedded() []*Text {
-	var texts []*Text
+func (c *Package) Embedded() []*sqltext.Text {
+	var texts []*sqltext.Text
 	seen := map[string]bool{}
 	for _, f := range c.Pass.Files {
 		dir := filepath.Dir(c.Pass.Fset.File(f.Pos()).Name())
@@ -84,7 +85,7 @@ func splitPatterns(s string) []string {
 }
 
 // SQLFile reads a .sql file into a Text mapped onto a new token.File.
-func (c *Package) SQLFile(name string) *Text {
+func (c *Package) SQLFile(name string) *sqltext.Text {
 	var data []byte
 	var err error
 	if c.Pass.ReadFile != nil {
@@ -100,12 +101,12 @@ func (c *Package) SQLFile(name string) *Text {
 }
 
 // FileText maps the contents of a .sql file onto a new file of fset.
-func FileText(fset *token.FileSet, name string, data []byte) *Text {
+func FileText(fset *token.FileSet, name string, data []byte) *sqltext.Text {
 	tf := fset.AddFile(name, -1, len(data))
 	tf.SetLinesForContent(data)
-	return &Text{
+	return &sqltext.Text{
 		SQL:    string(data),
-		Pieces: []piece{{start: 0, end: len(data), Pos: tf.Pos(0), EndPos: tf.Pos(len(data)), kind: fixer.File}},
+		Pieces: []sqltext.Piece{{Start: 0, End: len(data), Pos: tf.Pos(0), EndPos: tf.Pos(len(data)), Kind: fixer.File}},
 		Known:  true,
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dsqllint/dsqllint/modconf"
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/sqltext"
 	"github.com/dsqllint/dsqllint/txflow"
 	"golang.org/x/tools/go/analysis"
 )
@@ -23,7 +24,7 @@ import (
 type Query struct {
 	Call *ast.CallExpr
 	Key  Callee
-	Text *Text // nil when the SQL is not known
+	Text *sqltext.Text // nil when the SQL is not known
 	// Site is where the call sits (its retry context).
 	Site
 	// arg is the argument that holds the text; via is, for a call of one
@@ -203,7 +204,7 @@ func (c *Package) observeWrite(call *ast.CallExpr) {
 // indirectText returns the SQL of a query argument that is a fmt.Sprintf
 // call with a constant format, or a local variable defined once: a Ref text
 // for the flow rules (the SQL itself is reported where it is written).
-func (c *Package) indirectText(arg ast.Expr) (sql *Text) {
+func (c *Package) indirectText(arg ast.Expr) (sql *sqltext.Text) {
 	outer := c.prov
 	c.prov = &provenance{}
 	defer func() {
@@ -280,10 +281,10 @@ func (c *Package) indirectText(arg ast.Expr) (sql *Text) {
 }
 
 // opaqueText is a text that maps as a whole to the expression e.
-func opaqueText(s string, e ast.Node) *Text {
-	var b textBuilder
-	b.opaque(s, e)
-	return b.text()
+func opaqueText(s string, e ast.Node) *sqltext.Text {
+	var b sqltext.Builder
+	b.Opaque(s, e)
+	return b.Text()
 }
 
 // Source returns the content of the Go file holding pos.
@@ -406,7 +407,7 @@ func (c *Package) note(pos token.Pos, format string, args ...any) {
 
 // Parsed is a text that parsed as SQL.
 type Parsed struct {
-	Text   *Text
+	Text   *sqltext.Text
 	Script *sqlparse.Script
 	Dirs   []*directive // -- dsqllint:ignore comments inside the SQL
 }
@@ -427,7 +428,7 @@ func StatementAt(s *sqlparse.Script, off int) sqlparse.Span {
 // schema's directories, or a Go file there of a package named for
 // migrations, a function of a Go migration list, a package of
 // migrations). A store's own code beside its schema.sql runs every day.
-func (c *Package) Once(t *Text) bool {
+func (c *Package) Once(t *sqltext.Text) bool {
 	if t.Node != nil && (c.migrations || c.InTest(t.Node.Pos())) || t.Scope != nil && c.onceScopes[t.Scope] {
 		return true
 	}
@@ -510,7 +511,7 @@ type Package struct {
 	// Texts are the package's candidate SQL texts, in source order, then
 	// those of its embedded and sqlc query files; Parsed those that parse
 	// as SQL, each parsed once.
-	Texts  []*Text
+	Texts  []*sqltext.Text
 	Parsed []*Parsed
 	// Err is our own failure (a recovered panic), reported after the
 	// package's findings.
@@ -527,7 +528,7 @@ type Package struct {
 	// callers indexes them by the function called (callersOf).
 	Calls map[ast.Node][]localCall
 	// Uses lists, per named constant, its Uses as a query argument.
-	Uses map[types.Object][]*Text
+	Uses map[types.Object][]*sqltext.Text
 	// Defs maps local variables defined once to their initial value, to
 	// follow q := "..."; tx.Exec(q).
 	Defs map[types.Object]ast.Expr
@@ -551,7 +552,7 @@ type Package struct {
 	// Queries, begins and flow findings feed the Go-flow rules.
 	Queries []*Query
 	// Scripts are the package's SQL texts as parsed.
-	Scripts map[*Text]*sqlparse.Script
+	Scripts map[*sqltext.Text]*sqlparse.Script
 	// sinkQueries are the calls of the package's own query functions
 	// (sinks.go).
 	sinkQueries []*Query
@@ -574,7 +575,7 @@ type Package struct {
 	// ConstTexts are the texts named constants declare, and sqlcStmts
 	// where each query of the package's sqlc query files starts: where a
 	// statement another text runs is reported (stmtAt).
-	ConstTexts map[types.Object]*Text
+	ConstTexts map[types.Object]*sqltext.Text
 	SqlcStmts  map[string]token.Pos
 	// FlowSites are the nodes the transaction flow reads, in source order
 	// (observeSites).
@@ -610,7 +611,7 @@ type flowSite struct {
 // what the flow and the rules look up: each text's script, the texts
 // named constants declare, where each sqlc query starts, and which
 // functions are migrations.
-func (c *Package) Parse(texts []*Text) []*Parsed {
+func (c *Package) Parse(texts []*sqltext.Text) []*Parsed {
 	var parsed []*Parsed
 	for _, t := range texts {
 		if (!t.Known && !sqlparse.LooksLikeSQL(t.SQL)) || (t.Const != nil && c.nonSQL[t.Const]) {
@@ -627,8 +628,8 @@ func (c *Package) Parse(texts []*Text) []*Parsed {
 		parsed = append(parsed, &Parsed{Text: t, Script: c.nameHoles(t, s), Dirs: c.sqlDirectives(t, s)})
 	}
 	c.onceScopes, c.migrations = migrationScopes(c.Pass.Pkg.Path(), c.Pass.Files, parsed)
-	scripts := make(map[*Text]*sqlparse.Script, len(parsed))
-	c.ConstTexts, c.SqlcStmts = map[types.Object]*Text{}, map[string]token.Pos{}
+	scripts := make(map[*sqltext.Text]*sqlparse.Script, len(parsed))
+	c.ConstTexts, c.SqlcStmts = map[types.Object]*sqltext.Text{}, map[string]token.Pos{}
 	for _, p := range parsed {
 		scripts[p.Text] = p.Script
 		t := p.Text

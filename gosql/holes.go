@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/sqltext"
 )
 
 // nameHoles returns the script with each table it names at run time
@@ -17,7 +18,7 @@ import (
 // Statements naming the same one then share their fences (DSQL003); a
 // function's parameter could name any table, and stays unknown. The
 // cached script is not changed: the statements renamed are copies.
-func (c *Package) nameHoles(t *Text, s *sqlparse.Script) *sqlparse.Script {
+func (c *Package) nameHoles(t *sqltext.Text, s *sqlparse.Script) *sqlparse.Script {
 	var out *sqlparse.Script
 	for i, st := range s.Stmts {
 		if !namesHole(st) {
@@ -114,13 +115,13 @@ func copyTables(st *sqlparse.Statement) *sqlparse.Statement {
 
 // holeName names the table at offset off of t's SQL after the Go
 // expression that fills it there, or "".
-func (c *Package) holeName(t *Text, off int) string {
+func (c *Package) holeName(t *sqltext.Text, off int) string {
 	for _, p := range t.Pieces {
-		if off < p.start || off >= p.end {
+		if off < p.Start || off >= p.End {
 			continue
 		}
 		if p.Opaque {
-			return c.exprName(p.expr)
+			return c.exprName(p.Expr)
 		}
 		lit, ok := t.Node.(*ast.BasicLit)
 		call := c.sprintfs[lit]

@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+
+	"github.com/dsqllint/dsqllint/sqltext"
 )
 
 // sinkCalls finds the package's own query functions by data flow, the way
@@ -18,7 +20,7 @@ import (
 // call inside the function that runs the text, and the texts they pass
 // are returned as references (the SQL itself is reported where it is
 // written). Sinks of sinks are followed three calls deep.
-func (c *Package) sinkCalls() []*Text {
+func (c *Package) sinkCalls() []*sqltext.Text {
 	// Most packages hand no parameter to a query call: nothing to do.
 	if !slices.ContainsFunc(c.Queries, c.paramQuery) {
 		return nil
@@ -36,7 +38,7 @@ func (c *Package) sinkCalls() []*Text {
 		arg int
 	}
 	sinks := map[sink]bool{}
-	var texts []*Text
+	var texts []*sqltext.Text
 	frontier := c.Queries
 	type found struct {
 		sink

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 	"strings"
+
+	"github.com/dsqllint/dsqllint/sqltext"
 )
 
 const pkgSquirrel = "github.com/Masterminds/squirrel"
@@ -38,7 +40,7 @@ func (c *Package) squirrelMethod(call *ast.CallExpr) (string, ast.Expr, bool) {
 // statement: the statement is rendered as SQL (squirrelText) and checked
 // like any other text, and a call that runs it is a query call on the
 // handle RunWith gave it.
-func (c *Package) observeSquirrel(call *ast.CallExpr, at Site) *Text {
+func (c *Package) observeSquirrel(call *ast.CallExpr, at Site) *sqltext.Text {
 	name, recv, ok := c.squirrelMethod(call)
 	if !ok || recv == nil {
 		return nil
@@ -65,14 +67,14 @@ func (c *Package) observeSquirrel(call *ast.CallExpr, at Site) *Text {
 // byte for byte. It returns nil when a step or a predicate is not known at
 // analysis time: a guard the rendering left out would make a fenced write
 // look unfenced. handle is the argument of RunWith, if any.
-func (c *Package) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
+func (c *Package) squirrelText(b ast.Expr) (_ *sqltext.Text, handle ast.Expr) {
 	var steps []*ast.CallExpr // innermost first
 	if !c.squirrelSteps(b, &steps, 0) || len(steps) == 0 {
 		return nil, nil
 	}
 	root := steps[0]
 	rootName, _, _ := c.squirrelMethod(root)
-	var tb textBuilder
+	var tb sqltext.Builder
 	var where, suffix []*ast.CallExpr
 	var sets []string
 	var setAt []*ast.CallExpr
@@ -159,21 +161,21 @@ func (c *Package) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
 	}
 	switch rootName {
 	case "Select":
-		tb.opaque("SELECT "+cols+" FROM ", root)
-		tb.opaque(table, tableAt)
+		tb.Opaque("SELECT "+cols+" FROM ", root)
+		tb.Opaque(table, tableAt)
 	case "Update":
 		if len(sets) == 0 {
 			return nil, nil
 		}
-		tb.opaque("UPDATE "+table+" SET ", root)
+		tb.Opaque("UPDATE "+table+" SET ", root)
 		for i, s := range sets {
 			if i > 0 {
-				tb.opaque(", ", setAt[i])
+				tb.Opaque(", ", setAt[i])
 			}
-			tb.opaque(s, setAt[i])
+			tb.Opaque(s, setAt[i])
 		}
 	case "Delete":
-		tb.opaque("DELETE FROM "+table, root)
+		tb.Opaque("DELETE FROM "+table, root)
 	}
 	for i, w := range where {
 		pred, ok := c.squirrelPred(w.Args[0], 0)
@@ -184,21 +186,21 @@ func (c *Package) squirrelText(b ast.Expr) (_ *Text, handle ast.Expr) {
 		if i == 0 {
 			sep = " WHERE "
 		}
-		tb.opaque(sep, w)
-		tb.opaque("("+pred+")", w)
+		tb.Opaque(sep, w)
+		tb.Opaque("("+pred+")", w)
 	}
 	for _, s := range suffix {
-		tb.opaque(" ", s)
-		if lit, ok := ast.Unparen(s.Args[0]).(*ast.BasicLit); ok && tb.literal(lit) {
+		tb.Opaque(" ", s)
+		if lit, ok := ast.Unparen(s.Args[0]).(*ast.BasicLit); ok && tb.Literal(lit) {
 			continue
 		}
 		v, ok := c.knownString(s.Args[0])
 		if !ok {
 			return nil, nil
 		}
-		tb.opaque(v, s)
+		tb.Opaque(v, s)
 	}
-	t := tb.text()
+	t := tb.Text()
 	t.Node = b
 	return t, handle
 }

@@ -1,4 +1,4 @@
-package analyzer
+package txcheck
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/sqltext"
 	"github.com/dsqllint/dsqllint/txflow"
 )
 
@@ -67,7 +68,7 @@ func (x *lockIndex) sitesIn(from, to token.Pos) []token.Pos {
 
 // summarizeLocks records the package's lock sites and runs, and reports
 // DSQL005 for what the package alone shows.
-func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*gosql.Text]*sqlparse.Script, parsed []*gosql.Parsed, begins map[types.Object]int, bound map[any]int) {
+func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*sqltext.Text]*sqlparse.Script, parsed []*gosql.Parsed, begins map[types.Object]int, bound map[any]int) {
 	idx := &lockIndex{byConst: map[types.Object][]token.Pos{}, sites: map[token.Pos]int{}}
 	addSite := func(l txflow.LockSite) {
 		if _, dup := idx.sites[l.Pos]; !dup {
@@ -167,7 +168,7 @@ func (c *checker) summarizeLocks(s *txflow.Summary, scripts map[*gosql.Text]*sql
 // bare clause appended to a query the analysis cannot render or follow
 // (a builder whose predicate is known only at run time). Each runs where
 // it is written, as far as the package can tell.
-func (c *checker) orphanLocks(s *txflow.Summary, scripts map[*gosql.Text]*sqlparse.Script, addSite func(txflow.LockSite)) {
+func (c *checker) orphanLocks(s *txflow.Summary, scripts map[*sqltext.Text]*sqlparse.Script, addSite func(txflow.LockSite)) {
 	if len(c.ormLocks) == 0 && len(c.lockFragments) == 0 {
 		return
 	}
@@ -259,7 +260,7 @@ func constKey(obj types.Object) string {
 // textSites returns the lock sites a text run at a query call comes
 // from: those written inside it or inside the expressions it was
 // assembled from, and the constants it names.
-func (c *checker) textSites(t *gosql.Text, idx *lockIndex) (sites []token.Pos, consts []string) {
+func (c *checker) textSites(t *sqltext.Text, idx *lockIndex) (sites []token.Pos, consts []string) {
 	seen := map[token.Pos]bool{}
 	add := func(from, to token.Pos) {
 		for _, p := range idx.sitesIn(from, to) {
@@ -363,7 +364,7 @@ func occExec(k gosql.Callee) bool {
 // readModifyWrites records, as sites of their own, the compare-and-swap
 // writes a transaction the package begins runs after reading, when the
 // transaction holds no FOR UPDATE: a lost race fails it at COMMIT too.
-func (c *checker) readModifyWrites(s *txflow.Summary, scripts map[*gosql.Text]*sqlparse.Script, begins map[types.Object]int, bound map[any]int, addSite func(txflow.LockSite)) {
+func (c *checker) readModifyWrites(s *txflow.Summary, scripts map[*sqltext.Text]*sqlparse.Script, begins map[types.Object]int, bound map[any]int, addSite func(txflow.LockSite)) {
 	for _, b := range c.begins {
 		aliases := c.txAliases(b.tx)
 		readFirst := map[ast.Node]bool{} // scopes that already read on the tx

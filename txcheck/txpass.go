@@ -1,4 +1,4 @@
-package analyzer
+package txcheck
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/retryfix"
 	"github.com/dsqllint/dsqllint/rules"
+	"github.com/dsqllint/dsqllint/sqltext"
 	"github.com/dsqllint/dsqllint/txflow"
 	"golang.org/x/tools/go/analysis"
 )
@@ -121,10 +122,10 @@ func (c *checker) joined(s *txflow.Summary) bool {
 	return s.Module == "" && tree(s.Pkg) == tree(c.Pass.Pkg.Path())
 }
 
-// carried returns what the package's fact carries: its summary, when it
+// Carried returns what the package's fact carries: its summary, when it
 // says anything another package could use, and those of its imports, in
 // the order of their paths.
-func carried(own *txflow.Summary, imported map[string]*txflow.Summary) []*txflow.Summary {
+func Carried(own *txflow.Summary, imported map[string]*txflow.Summary) []*txflow.Summary {
 	var out []*txflow.Summary
 	if own != nil && !own.Empty() {
 		out = append(out, own)
@@ -147,16 +148,16 @@ type Result struct {
 	Diagnostics []analysis.Diagnostic
 	// TxView tells DSQL003 what ran before each statement of a text in its
 	// transaction, within the package.
-	TxView func(t *gosql.Text) func(int) rules.TxView
+	TxView func(t *sqltext.Text) func(int) rules.TxView
 	// Err is our own failure (a recovered panic).
 	Err error
 }
 
-// NewTx returns the transaction-flow pass over what sites (gosql.New)
+// New returns the transaction-flow pass over what sites (gosql.New)
 // finds. It exports each package's summary as a fact, with those of the
 // packages below it, unless the dsqllint command joins them itself
 // (modconf.Settings.ModuleStage).
-func NewTx(sites *analysis.Analyzer) *analysis.Analyzer {
+func New(sites *analysis.Analyzer) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:             "txcheck",
 		Doc:              "follow transactions, locks and retries through a package's functions and across packages",
@@ -188,10 +189,10 @@ func runTx(sites *analysis.Analyzer, pass *analysis.Pass) (res *Result) {
 	priors := c.txPriors(p.Parsed)
 	c.summary = c.summarize(p.Scripts, p.Parsed)
 	res.Summary = c.summary
-	res.TxView = func(t *gosql.Text) func(int) rules.TxView { return c.txView(priors, t) }
+	res.TxView = func(t *sqltext.Text) func(int) rules.TxView { return c.txView(priors, t) }
 	if !p.Settings.ModuleStage && pass.Pkg != nil {
 		res.Imported = c.importedSummaries()
-		if sums := carried(c.summary, res.Imported); len(sums) > 0 && pass.ExportPackageFact != nil {
+		if sums := Carried(c.summary, res.Imported); len(sums) > 0 && pass.ExportPackageFact != nil {
 			pass.ExportPackageFact(txflow.NewFact(pass.Fset, sums))
 		}
 	}

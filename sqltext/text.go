@@ -1,4 +1,8 @@
-package gosql
+// Package sqltext is a SQL text as found in Go source or a .sql file:
+// its SQL, and the map from each of its bytes back to the literal, the
+// expression or the file it came from, so that a finding lands on the
+// offending clause and a fix edits the right bytes.
+package sqltext
 
 import (
 	"go/ast"
@@ -15,7 +19,7 @@ import (
 // Text is a candidate SQL text and the map from its bytes back to source.
 type Text struct {
 	SQL    string
-	Pieces []piece
+	Pieces []Piece
 	// Node is the Go expression the text comes from (nil for .sql files).
 	Node ast.Expr
 	// Scope is the enclosing function (*ast.FuncDecl or *ast.FuncLit), nil
@@ -41,18 +45,18 @@ type Text struct {
 	Consts  []types.Object
 }
 
-// piece maps SQL[start:end] to source. Literal pieces map byte by byte
+// Piece maps SQL[start:end] to source. Literal pieces map byte by byte
 // through offs (offs[i] is the source offset of SQL byte start+i relative
 // to pos; nil means identity); opaque pieces (a named constant, a
 // non-constant operand) map every byte to [pos, end).
-type piece struct {
-	start, end  int
+type Piece struct {
+	Start, End  int
 	Pos, EndPos token.Pos
 	offs        []int
 	Opaque      bool
-	kind        fixer.Kind
-	// expr is the expression an opaque piece stands for, when it is one.
-	expr ast.Expr
+	Kind        fixer.Kind
+	// Expr is the expression an opaque piece stands for, when it is one.
+	Expr ast.Expr
 }
 
 // Pos maps a byte offset of SQL to a source position. end selects the
@@ -61,8 +65,8 @@ func (t *Text) Pos(off int, end bool) token.Pos {
 	if len(t.Pieces) == 0 {
 		return token.NoPos
 	}
-	i := sort.Search(len(t.Pieces), func(i int) bool { return t.Pieces[i].end > off })
-	if end && i > 0 && (i == len(t.Pieces) || t.Pieces[i].start == off) {
+	i := sort.Search(len(t.Pieces), func(i int) bool { return t.Pieces[i].End > off })
+	if end && i > 0 && (i == len(t.Pieces) || t.Pieces[i].Start == off) {
 		i-- // a range ending at a piece boundary ends in the earlier piece
 	}
 	if i == len(t.Pieces) {
@@ -75,12 +79,12 @@ func (t *Text) Pos(off int, end bool) token.Pos {
 		}
 		return p.Pos
 	}
-	rel := off - p.start
+	rel := off - p.Start
 	if rel < 0 {
 		rel = 0
 	}
 	if p.offs == nil {
-		return p.Pos + token.Pos(min(rel, p.end-p.start))
+		return p.Pos + token.Pos(min(rel, p.End-p.Start))
 	}
 	if rel >= len(p.offs) {
 		rel = len(p.offs) - 1
@@ -92,23 +96,23 @@ func (t *Text) Pos(off int, end bool) token.Pos {
 // the place an exact edit of that range can be made.
 func (t *Text) Literal(start, end int) (fixer.Literal, bool) {
 	for _, p := range t.Pieces {
-		if start >= p.start && end <= p.end && !p.Opaque {
-			return fixer.Literal{Kind: p.kind, Start: p.start, End: p.end, Pos: p.Pos, Offs: p.offs}, true
+		if start >= p.Start && end <= p.End && !p.Opaque {
+			return fixer.Literal{Kind: p.Kind, Start: p.Start, End: p.End, Pos: p.Pos, Offs: p.offs}, true
 		}
 	}
 	return fixer.Literal{}, false
 }
 
-// textBuilder assembles a Text from consecutive pieces. A text of one
+// Builder assembles a Text from consecutive pieces. A text of one
 // piece, the usual kind, keeps that piece's string and copies nothing.
-type textBuilder struct {
+type Builder struct {
 	one    string // the first piece's text
 	sql    []byte // all pieces' text, once there are two
-	pieces []piece
+	pieces []Piece
 }
 
 // add appends s and returns where it starts.
-func (b *textBuilder) add(s string) int {
+func (b *Builder) add(s string) int {
 	switch len(b.pieces) {
 	case 0:
 		b.one = s
@@ -121,10 +125,10 @@ func (b *textBuilder) add(s string) int {
 	return start
 }
 
-// literal appends a Go string literal; it returns false when the literal's
+// Literal appends a Go string Literal; it returns false when the Literal's
 // value cannot be mapped byte by byte.
-func (b *textBuilder) literal(lit *ast.BasicLit) bool {
-	val, offs, ok := decodeLiteral(lit.Value)
+func (b *Builder) Literal(lit *ast.BasicLit) bool {
+	val, offs, ok := DecodeLiteral(lit.Value)
 	if !ok {
 		return false
 	}
@@ -137,30 +141,30 @@ func (b *textBuilder) literal(lit *ast.BasicLit) bool {
 	if offs == nil {
 		pos++ // byte for byte after the opening quote
 	}
-	b.pieces = append(b.pieces, piece{start: start, end: start + len(val), Pos: pos, EndPos: lit.End(), offs: offs, kind: kind})
+	b.pieces = append(b.pieces, Piece{Start: start, End: start + len(val), Pos: pos, EndPos: lit.End(), offs: offs, Kind: kind})
 	return true
 }
 
-// opaque appends text that maps as a whole to the expression e.
-func (b *textBuilder) opaque(s string, e ast.Node) {
+// Opaque appends text that maps as a whole to the expression e.
+func (b *Builder) Opaque(s string, e ast.Node) {
 	start := b.add(s)
 	x, _ := e.(ast.Expr)
-	b.pieces = append(b.pieces, piece{start: start, end: start + len(s), Pos: e.Pos(), EndPos: e.End(), Opaque: true, expr: x})
+	b.pieces = append(b.pieces, Piece{Start: start, End: start + len(s), Pos: e.Pos(), EndPos: e.End(), Opaque: true, Expr: x})
 }
 
-func (b *textBuilder) text() *Text {
+func (b *Builder) Text() *Text {
 	if len(b.pieces) <= 1 {
 		return &Text{SQL: b.one, Pieces: b.pieces}
 	}
 	return &Text{SQL: string(b.sql), Pieces: b.pieces}
 }
 
-// decodeLiteral returns a Go string literal's value and, for each value
+// DecodeLiteral returns a Go string literal's value and, for each value
 // byte (plus one for the end), its offset within the literal's source text.
 // Raw strings drop carriage returns, as the compiler does. A literal
 // without escapes or carriage returns, the usual kind, is its value byte for
 // byte from offset 1: offs is then nil and nothing is allocated.
-func decodeLiteral(src string) (string, []int, bool) {
+func DecodeLiteral(src string) (string, []int, bool) {
 	if len(src) < 2 {
 		return "", nil, false
 	}

@@ -1,4 +1,4 @@
-package analyzer
+package txcheck
 
 import (
 	"go/ast"
@@ -11,6 +11,7 @@ import (
 	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/sqltext"
 	"github.com/dsqllint/dsqllint/txflow"
 )
 
@@ -55,7 +56,7 @@ func handleOf(info *types.Info, ft *ast.FuncType, recv types.Object, x ast.Expr)
 }
 
 // summarize builds the package's Summary from what collect and flow saw.
-func (c *checker) summarize(scripts map[*gosql.Text]*sqlparse.Script, parsed []*gosql.Parsed) *txflow.Summary {
+func (c *checker) summarize(scripts map[*sqltext.Text]*sqlparse.Script, parsed []*gosql.Parsed) *txflow.Summary {
 	cfg := c.Settings.Cfg
 	s := &txflow.Summary{Pkg: c.Pass.Pkg.Path(), Enabled: cfg.Enabled("DSQL005"), CASEnabled: cfg.Enabled("DSQL004"), FenceEnabled: cfg.Enabled("DSQL003")}
 	if c.Pass.Module != nil {
@@ -156,7 +157,7 @@ func (c *checker) summarizeCalls(s *txflow.Summary) {
 // summarizeStmts records the FOR UPDATE locks run on a parameter or the
 // receiver — in sqlc's generated Go, at the lock in the query file — and
 // the key-picked writes, on whatever handle.
-func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*gosql.Text]*sqlparse.Script) {
+func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*sqltext.Text]*sqlparse.Script) {
 	info := c.Pass.TypesInfo
 	cfg := c.Settings.Cfg
 	sqlcLocks := c.sqlcLocks(scripts)
@@ -217,7 +218,7 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*gosql.Text]*sql
 // stmtAt is where the statement at offset off of t is reported: in the
 // text itself, in the declaration of the constant a query call runs, or,
 // for sqlc's generated Go, in the query file sqlc read.
-func (c *checker) stmtAt(t *gosql.Text, off int) token.Pos {
+func (c *checker) stmtAt(t *sqltext.Text, off int) token.Pos {
 	if name := sqlcName(t.SQL); name != "" && (t.Generated || c.Generated[c.FileOf(t.Pos(0, false))]) {
 		if pos, ok := c.SqlcStmts[name]; ok {
 			return pos
@@ -233,7 +234,7 @@ func (c *checker) stmtAt(t *gosql.Text, off int) token.Pos {
 
 // textSpan is the source a text's findings are reported in: the text's
 // own expression, or the declaration of the constant it names.
-func (c *checker) textSpan(t *gosql.Text) [2]token.Pos {
+func (c *checker) textSpan(t *sqltext.Text) [2]token.Pos {
 	if t.Ref && t.Const != nil {
 		if def, ok := c.Defs[t.Const]; ok {
 			return [2]token.Pos{def.Pos(), def.End()}
@@ -756,7 +757,7 @@ func (c *checker) moduleInterfaces(p *types.Package) []*types.Interface {
 
 // summarizeCAS records the functions that return a compare-and-swap
 // write's result, and the module calls that drop a write's result.
-func (c *checker) summarizeCAS(s *txflow.Summary, scripts map[*gosql.Text]*sqlparse.Script) {
+func (c *checker) summarizeCAS(s *txflow.Summary, scripts map[*sqltext.Text]*sqlparse.Script) {
 	info := c.Pass.TypesInfo
 	for _, q := range c.Queries {
 		key, _, _ := c.scopeFunc(q.Scope)
@@ -845,7 +846,7 @@ func (c *checker) inModulePkg(p *types.Package) bool {
 
 // sqlcLocks maps each sqlc query of the package's query files that locks
 // FOR UPDATE to the span of its first such clause.
-func (c *checker) sqlcLocks(scripts map[*gosql.Text]*sqlparse.Script) map[string][2]token.Pos {
+func (c *checker) sqlcLocks(scripts map[*sqltext.Text]*sqlparse.Script) map[string][2]token.Pos {
 	out := map[string][2]token.Pos{}
 	for t, sc := range scripts {
 		if t.Node != nil || t.Ref {

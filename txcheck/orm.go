@@ -1,4 +1,4 @@
-package analyzer
+package txcheck
 
 import (
 	"go/ast"

@@ -1,4 +1,4 @@
-package analyzer
+package txcheck
 
 import (
 	"go/ast"
@@ -14,6 +14,7 @@ import (
 	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/sqltext"
 	"github.com/dsqllint/dsqllint/txflow"
 )
 
@@ -487,7 +488,7 @@ func (c *checker) dropElement(lit *ast.CompositeLit, i int) analysis.TextEdit {
 }
 
 // flow runs DSQL004 once every text is parsed.
-func (c *checker) flow(scripts map[*gosql.Text]*sqlparse.Script) {
+func (c *checker) flow(scripts map[*sqltext.Text]*sqlparse.Script) {
 	cfg := c.Settings.Cfg
 	for _, q := range c.Queries {
 		s := scripts[q.Text]

@@ -1,4 +1,4 @@
-package analyzer
+package txcheck
 
 import (
 	"go/ast"
@@ -8,6 +8,7 @@ import (
 	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/sqltext"
 )
 
 // scopedPos is a position in a function.
@@ -73,7 +74,7 @@ func (c *checker) txPriors(parsed []*gosql.Parsed) map[ast.Node][]scopedPrior {
 // before them, those of the package functions it called first, and its
 // callers' before they called it (every caller, for Every; any, for
 // Some). A constant's text is judged at its every use.
-func (c *checker) txView(priors map[ast.Node][]scopedPrior, t *gosql.Text) func(int) rules.TxView {
+func (c *checker) txView(priors map[ast.Node][]scopedPrior, t *sqltext.Text) func(int) rules.TxView {
 	if len(priors) == 0 {
 		return nil
 	}
@@ -120,7 +121,7 @@ func (c *checker) txView(priors map[ast.Node][]scopedPrior, t *gosql.Text) func(
 		v.Every = append(v.Every, every...)
 		return v
 	}
-	at := func(u *gosql.Text) func(int) rules.TxView {
+	at := func(u *sqltext.Text) func(int) rules.TxView {
 		return func(off int) rules.TxView { return view(u.Scope, u.Pos(off, false), callerDepth) }
 	}
 	switch {
@@ -185,9 +186,9 @@ func intersect(a, b []rules.Prior) []rules.Prior {
 	return out
 }
 
-// joinViews adds what the module stage traced across packages to the
+// JoinViews adds what the module stage traced across packages to the
 // package's view of each statement.
-func joinViews(pkg func(int) rules.TxView, module func(int) (rules.TxView, bool)) func(int) rules.TxView {
+func JoinViews(pkg func(int) rules.TxView, module func(int) (rules.TxView, bool)) func(int) rules.TxView {
 	return func(off int) rules.TxView {
 		var v rules.TxView
 		if pkg != nil {
