@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/dsqllint/dsqllint/catalog"
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/fixer"
 	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/modconf"
@@ -123,7 +124,7 @@ func run(s *modconf.Settings, sites, tx *analysis.Analyzer, pass *analysis.Pass)
 
 func (c *linter) lint(parsed []*gosql.Parsed) {
 	cfg := c.Settings.Cfg
-	fences := rules.NewFences()
+	fences := fencing.NewFences()
 	sqlFileCfg := cfg.ForSQLFile()
 	if local := c.goSchema(parsed); local != nil {
 		fences.UseKeysOf(local)
@@ -151,7 +152,7 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 	// check runs the rules (or only one) over a text and hands each
 	// finding, located and not suppressed, to report with the span of its
 	// statement; quiet, when set, hears why DSQL003 left a write alone.
-	check := func(p *gosql.Parsed, fences *rules.Fences, tx func(int) rules.TxView, only *rules.Rule, report func(analysis.Diagnostic, sqlparse.Span), quiet func(sqlparse.Span, string)) {
+	check := func(p *gosql.Parsed, fences *fencing.Fences, tx func(int) rules.TxView, only *rules.Rule, report func(analysis.Diagnostic, sqlparse.Span), quiet func(sqlparse.Span, string)) {
 		t := p.Text
 		ctx := &rules.Context{Config: cfg, Style: p.Script.Style, MaxParam: p.Script.MaxParam, Fences: fences, Only: only, Quiet: quiet, Tx: tx}
 		if t.Node == nil {
@@ -200,7 +201,7 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 	// The module stage judges the writes again with what every package
 	// tells about fencing.
 	c.tx.Summary.SetFences(fences)
-	c.tx.Summary.Writes = func(module *rules.Fences, traced func(stmt token.Pos) (rules.TxView, bool)) []txflow.WriteVerdict {
+	c.tx.Summary.Writes = func(module *fencing.Fences, traced func(stmt token.Pos) (rules.TxView, bool)) []txflow.WriteVerdict {
 		clear(seen)
 		var out []txflow.WriteVerdict
 		for _, p := range writes {
@@ -240,12 +241,12 @@ func (c *linter) goSchema(parsed []*gosql.Parsed) *catalog.Catalog {
 }
 
 // learn records what st, of text t, shows of contention.
-func (c *linter) learn(fences *rules.Fences, t *sqltext.Text, st *sqlparse.Statement) {
+func (c *linter) learn(fences *fencing.Fences, t *sqltext.Text, st *sqlparse.Statement) {
 	at := ""
 	if st.Write != nil || len(st.Locks) > 0 || len(st.Reads) > 0 {
 		at = c.Where(t.Pos(st.Span.Start, false))
 	}
-	fences.Learn(c.Settings.Cfg, st, at)
+	fences.Learn(&c.Settings.Cfg.Known, st, at)
 }
 
 // safeCheck runs the rules; a rule that panics on this SQL becomes an

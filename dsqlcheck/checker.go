@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
@@ -243,7 +244,7 @@ func (c *Checker) check(text string) *verdict {
 		}
 	}
 	if s.Skipped == "" {
-		ctx := &rules.Context{Config: c.cfg, Style: s.Style, MaxParam: s.MaxParam, Fences: rules.NewFences()}
+		ctx := &rules.Context{Config: c.cfg, Style: s.Style, MaxParam: s.MaxParam, Fences: fencing.NewFences()}
 		for _, f := range rules.Check(ctx, s) {
 			if f.Rule.ID != "DSQL109" { // its static guess gives way to the rows really modified
 				v.findings = append(v.findings, f)

@@ -3,6 +3,7 @@ package fixer
 import (
 	"testing"
 
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
@@ -25,7 +26,7 @@ func FuzzFixesKeepSQLParsing(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		before := sqlparse.Parse(text)
 		var edits []Edit
-		for _, fd := range rules.Check(&rules.Context{Config: cfg, Fences: rules.NewFences()}, before) {
+		for _, fd := range rules.Check(&rules.Context{Config: cfg, Fences: fencing.NewFences()}, before) {
 			if fd.Fix == nil {
 				continue
 			}
@@ -49,7 +50,7 @@ func FuzzFixesKeepSQLParsing(f *testing.F) {
 				t.Fatalf("fixing %q broke statement %d: %q: %s", text, i, fixed, after.Stmts[i].ParseError)
 			}
 		}
-		for _, fd := range rules.Check(&rules.Context{Config: cfg, Fences: rules.NewFences()}, after) {
+		for _, fd := range rules.Check(&rules.Context{Config: cfg, Fences: fencing.NewFences()}, after) {
 			if fd.Fix != nil {
 				t.Fatalf("after fixing %q into %q, %s still offers a fix", text, fixed, fd.Rule.ID)
 			}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/dsqllint/dsqllint/catalog"
 	"github.com/dsqllint/dsqllint/config"
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlcconf"
 )
@@ -285,7 +286,7 @@ func (s *Settings) load(root string) (*Settings, error) {
 			}
 			ms.File = f
 			for _, c := range f.Coordination {
-				ms.Cfg.Coordination = append(ms.Cfg.Coordination, rules.Coordination{Table: c.Table, Version: c.Version, Owner: c.Owner, State: c.State,
+				ms.Cfg.Coordination = append(ms.Cfg.Coordination, fencing.Coordination{Table: c.Table, Version: c.Version, Owner: c.Owner, State: c.State,
 					Why: c.Why, Where: config.FileName + ":" + strconv.Itoa(c.Line)})
 			}
 		}

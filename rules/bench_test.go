@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -11,7 +12,7 @@ import (
 // seen before, and every rule.
 func BenchmarkQuery(b *testing.B) {
 	const q = "UPDATE workflow_executions SET status = ?, error_message = COALESCE(?, error_message) WHERE id = ? AND namespace = ?"
-	ctx := &Context{Config: DefaultConfig(), Fences: NewFences()}
+	ctx := &Context{Config: DefaultConfig(), Fences: fencing.NewFences()}
 	i := 0
 	for b.Loop() {
 		i++
@@ -29,7 +30,7 @@ func BenchmarkQuery(b *testing.B) {
 // BenchmarkRules is the rules alone over a parsed statement.
 func BenchmarkRules(b *testing.B) {
 	s := sqlparse.Parse("SELECT range_id FROM shards WHERE shard_id = $1 FOR SHARE")
-	ctx := &Context{Config: DefaultConfig(), Fences: NewFences()}
+	ctx := &Context{Config: DefaultConfig(), Fences: fencing.NewFences()}
 	for b.Loop() {
 		Check(ctx, s)
 	}

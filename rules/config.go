@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dsqllint/dsqllint/catalog"
+	"github.com/dsqllint/dsqllint/fencing"
 )
 
 // Config is the rule configuration, set from the analyzer's flags.
@@ -24,28 +24,13 @@ type Config struct {
 	// -migration-tx flag): each statement on its own, or the whole file (or
 	// each goose/dbmate section) in one transaction.
 	MigrationTx TxMode
-	// Schema is the project's schema (catalog package), nil when none was
-	// found: the locking rules then judge by column names alone.
-	Schema *catalog.Catalog
 	// SQLFile is set on the copy of the configuration used for a .sql file
 	// (ForSQLFile): its statements run as the migration runner applies
 	// them, where a Go string's run as one Exec call, an implicit
 	// transaction.
 	SQLFile bool
-	// Coordination are the tables .dsqllint.yaml declares coordinated by
-	// what the code cannot show (an external mutex, a single scheduler).
-	Coordination []Coordination
-}
-
-// Coordination declares a table's fences: the columns writers must
-// compare, since something outside the code keeps them apart today.
-type Coordination struct {
-	Table   string
-	Version []string // compare-and-set by every writer
-	Owner   []string // the holder's, compared by every writer
-	State   []string // the state a holder's claim protects
-	Why     string   // what guards it now ("a Redis mutex")
-	Where   string   // the declaration, ".dsqllint.yaml:12"
+	// Known is what the module tells of its tables beyond its statements.
+	fencing.Known
 }
 
 // ForSQLFile returns a copy of c for checking a .sql file.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dsqllint/dsqllint/catalog"
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -37,13 +38,13 @@ func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlpar
 		return
 	}
 	j.table = w.Table.Name
-	j.p = ctx.Fences.Of(j.cfg, j.table)
+	j.p = ctx.Fences.Of(&j.cfg.Known, j.table)
 	if ctx.Tx != nil {
 		j.tx = ctx.Tx(st.Span.Start)
 	}
 	j.schema = tableOf(j.cfg, w.Table)
-	if j.schema == nil && ctx.Fences != nil && ctx.Fences.local != nil {
-		j.schema = ctx.Fences.local.Table(w.Table.Schema, w.Table.Name)
+	if j.schema == nil && ctx.Fences != nil && ctx.Fences.Local != nil {
+		j.schema = ctx.Fences.Local.Table(w.Table.Schema, w.Table.Name)
 	}
 	for _, check := range []func() (string, bool){j.writeSkew, j.trigger, j.lostLock, j.bypass} {
 		if msg, done := check(); done {
@@ -63,7 +64,7 @@ type judge struct {
 	st     *sqlparse.Statement
 	w      *sqlparse.Write
 	table  string
-	p      Protocols
+	p      fencing.Protocols
 	tx     TxView
 	schema *catalog.Table
 }
@@ -96,8 +97,8 @@ func (j *judge) lookedFor() string {
 // protected names the columns a table's fences protect.
 func (j *judge) protected() string {
 	var cols []string
-	for _, m := range []map[string]Evidence{j.p.CAS, j.p.Owners, j.p.State} {
-		for _, c := range sortedKeys(m) {
+	for _, m := range []map[string]fencing.Evidence{j.p.CAS, j.p.Owners, j.p.State} {
+		for _, c := range fencing.SortedKeys(m) {
 			if !slices.Contains(cols, c) {
 				cols = append(cols, c)
 			}
@@ -126,15 +127,15 @@ func (j *judge) writeSkew() (string, bool) {
 	}
 	var over, byParam []string
 	if g != nil {
-		over = pins(g.Where)
+		over = fencing.Pins(g.Where)
 		for _, c := range g.Where {
-			if c.Op == sqlparse.OpEq && isParam(c.Arg) && !c.InSubquery {
+			if c.Op == sqlparse.OpEq && fencing.IsParam(c.Arg) && !c.InSubquery {
 				byParam = append(byParam, c.Column) // what ties the rows together (the group), not a constant filter
 			}
 		}
 		if j.schema != nil {
 			for _, k := range j.schema.Keys() {
-				if containsAll(over, k) {
+				if fencing.ContainsAll(over, k) {
 					return j.done("its guard looks up the row of %s's unique key (%s): the constraint, not the guard, keeps two writers apart", j.table, strings.Join(k, ", "))
 				}
 			}
@@ -167,7 +168,7 @@ func (j *judge) trigger() (string, bool) {
 	}
 	cat := j.ctx.Config.Schema
 	if cat == nil || cat.Table(j.w.Table.Schema, j.table) != j.schema {
-		cat = j.ctx.Fences.local
+		cat = j.ctx.Fences.Local
 	}
 	if cat == nil {
 		return "", false
@@ -178,13 +179,13 @@ func (j *judge) trigger() (string, bool) {
 	}
 	for _, ck := range cat.Checks(j.schema, event) {
 		tr := ck.Trigger
-		if len(tr.Def.Columns) > 0 && !slices.ContainsFunc(tr.Def.Columns, func(c string) bool { return assigns(j.w, c) }) {
+		if len(tr.Def.Columns) > 0 && !slices.ContainsFunc(tr.Def.Columns, func(c string) bool { return fencing.Assigns(j.w, c) }) {
 			continue // UPDATE OF columns this write leaves alone
 		}
 		where := fmt.Sprintf("%s has trigger %s (%s), whose function %s (%s)", j.table, tr.Def.Name, tr.Pos, ck.Function, ck.FuncPos)
 		switch ck.Kind {
 		case sqlparse.CheckRefuse:
-			if len(ck.Old) == 0 || len(ck.New) > 0 && !slices.ContainsFunc(ck.New, func(c string) bool { return assigns(j.w, c) }) {
+			if len(ck.Old) == 0 || len(ck.New) > 0 && !slices.ContainsFunc(ck.New, func(c string) bool { return fencing.Assigns(j.w, c) }) {
 				continue // no state to refuse in, or a change this write does not make
 			}
 			if slices.ContainsFunc(ck.Old, func(c string) bool { return compares(j.w.Where, c) }) {
@@ -193,7 +194,7 @@ func (j *judge) trigger() (string, bool) {
 			return fmt.Sprintf("%s refused this %s when %s; Aurora DSQL has no triggers (DSQL105), so the write now goes through: "+
 				"add `AND %s` to its WHERE and check that one row changed (occ.ExecCAS)", where, j.what(), ck.Cond, ck.Restore), true
 		case sqlparse.CheckVersion:
-			if j.w.Kind == sqlparse.KindDelete || assigns(j.w, ck.Column) || !j.comparedVersion(ck.Column) {
+			if j.w.Kind == sqlparse.KindDelete || fencing.Assigns(j.w, ck.Column) || !j.comparedVersion(ck.Column) {
 				continue
 			}
 			return fmt.Sprintf("%s bumped %s on every UPDATE; Aurora DSQL has no triggers (DSQL105), so this %s leaves %s as it was "+
@@ -209,8 +210,8 @@ func (j *judge) comparedVersion(col string) bool {
 	if _, ok := j.p.CAS[col]; ok {
 		return true
 	}
-	u := j.ctx.Fences.usage(j.table)
-	return u != nil && (u.compared[col] || len(u.holders[col]) > 0) || j.ctx.Fences != nil && j.ctx.Fences.filtered[col]
+	u := j.ctx.Fences.Usage(j.table)
+	return u != nil && (u.Compared[col] || len(u.Holders[col]) > 0) || j.ctx.Fences != nil && j.ctx.Fences.Filtered[col]
 }
 
 // lostLock reports a write whose transaction relied on a lock DSQL does
@@ -257,9 +258,9 @@ func (j *judge) lostLock() (string, bool) {
 			p.Table, strings.Join(p.Columns, ", "), p.What, p.At, p.What, strings.Join(p.Columns, ", ")), restore), true
 	}
 	if p, ok := has(j.tx.Some, PriorSerializable, "", nil); ok && !locked {
-		keys := keyColumns(w.Where)
+		keys := fencing.KeyColumns(w.Where)
 		if r, ok := has(j.tx.Some, PriorRead, "", func(r Prior) bool {
-			return !j.uniqueRead(r) && !(r.Table == j.table && len(keys) > 0 && containsAll(r.Keys, keys)) // (the row itself: a conflict on DSQL)
+			return !j.uniqueRead(r) && !(r.Table == j.table && len(keys) > 0 && fencing.ContainsAll(r.Keys, keys)) // (the row itself: a conflict on DSQL)
 		}); ok {
 			return lost(fmt.Sprintf("is guarded by the read of %s at %s (rows by %s), in a transaction set SERIALIZABLE at %s; "+
 				"Aurora DSQL runs snapshot isolation (DSQL009), so two such transactions both pass the check (write skew)",
@@ -283,21 +284,21 @@ func (j *judge) lostLock() (string, bool) {
 // constraint, not the read, keeps two writers apart.
 func (j *judge) uniqueRead(r Prior) bool {
 	t := tableOf(j.cfg, sqlparse.Table{Name: r.Table})
-	if t == nil && j.ctx.Fences != nil && j.ctx.Fences.local != nil {
-		t = j.ctx.Fences.local.Table("", r.Table)
+	if t == nil && j.ctx.Fences != nil && j.ctx.Fences.Local != nil {
+		t = j.ctx.Fences.Local.Table("", r.Table)
 	}
 	if t == nil {
 		return false
 	}
-	return slices.ContainsFunc(t.Keys(), func(k []string) bool { return containsAll(r.Keys, k) })
+	return slices.ContainsFunc(t.Keys(), func(k []string) bool { return fencing.ContainsAll(r.Keys, k) })
 }
 
 // casAdvice is the compare-and-swap a write needs in place of a lock.
 func (j *judge) casAdvice() string {
 	col := ""
-	for _, m := range []map[string]Evidence{j.p.CAS, j.p.Owners, j.p.State} {
-		for _, c := range sortedKeys(m) {
-			if col == "" && (assigns(j.w, c) || j.w.Kind == sqlparse.KindDelete) {
+	for _, m := range []map[string]fencing.Evidence{j.p.CAS, j.p.Owners, j.p.State} {
+		for _, c := range fencing.SortedKeys(m) {
+			if col == "" && (fencing.Assigns(j.w, c) || j.w.Kind == sqlparse.KindDelete) {
 				col = c
 			}
 		}
@@ -352,16 +353,16 @@ func (j *judge) ownCAS() bool {
 			}
 			return len(c.Or) > 0
 		}
-		if c.Column == "" || !comparison(c.Op) || skipsUnchanged(w, c) {
+		if c.Column == "" || !fencing.Comparison(c.Op) || fencing.SkipsUnchanged(w, c) {
 			return false
 		}
 		if c.Value == sqlparse.ValueColumn || c.Value == sqlparse.ValueOther && c.Op != sqlparse.OpIsNull {
 			// Against another column of the row (next_retry < last_start):
 			// a guard on the very column the write moves, or nothing.
-			return assigns(w, c.Column) && c.Value == sqlparse.ValueColumn
+			return fencing.Assigns(w, c.Column) && c.Value == sqlparse.ValueColumn
 		}
-		return protocol(c.Column) || assigns(w, c.Column) && c.Op != sqlparse.OpIsNotNull ||
-			isRange(c.Op) && c.Value == sqlparse.ValueNow && j.cfg.ExpiryColumns.Has(c.Column)
+		return protocol(c.Column) || fencing.Assigns(w, c.Column) && c.Op != sqlparse.OpIsNotNull ||
+			fencing.IsRange(c.Op) && c.Value == sqlparse.ValueNow && j.cfg.ExpiryColumns.Has(c.Column)
 	}
 	fenced = func(conds []sqlparse.Cond) bool { return slices.ContainsFunc(conds, fence) }
 	if fenced(w.Where) {
@@ -369,7 +370,7 @@ func (j *judge) ownCAS() bool {
 	}
 	for _, g := range w.Guards {
 		if !g.Not && g.Table.Name != w.Table.Name && slices.ContainsFunc(g.Where, func(c sqlparse.Cond) bool {
-			return c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && isParam(c.Arg) && !c.InSubquery
+			return c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && fencing.IsParam(c.Arg) && !c.InSubquery
 		}) {
 			return true // AND EXISTS (SELECT 1 FROM leases WHERE ... worker_id = $4)
 		}
@@ -429,7 +430,7 @@ func (j *judge) bypass() (string, bool) {
 	case w.Kind == sqlparse.KindUpdate && !w.HasWhere:
 		return j.done("it writes every row (DSQL109 judges its size), not a row the caller read")
 	}
-	if pinned := pins(w.Where); w.Kind != sqlparse.KindInsert && len(p.Keys) > 0 &&
+	if pinned := fencing.Pins(w.Where); w.Kind != sqlparse.KindInsert && len(p.Keys) > 0 &&
 		!slices.ContainsFunc(p.Keys, func(k []string) bool {
 			return slices.ContainsFunc(k, func(c string) bool { return slices.Contains(pinned, c) })
 		}) {
@@ -446,7 +447,7 @@ func (j *judge) bypass() (string, bool) {
 	}
 	what := j.what()
 	if len(claimCols) > 0 || deletesClaimed {
-		claim := p.claim()
+		claim := p.Claim()
 		col, how := j.claimCheck()
 		changes := "deletes a claimed row by its key"
 		if len(claimCols) > 0 {
@@ -483,12 +484,12 @@ func (j *judge) predicateFor(col string) string {
 // the state the write moves, else another state), and says where that
 // value comes from.
 func (j *judge) claimCheck() (string, string) {
-	for _, c := range sortedKeys(j.p.Owners) {
+	for _, c := range fencing.SortedKeys(j.p.Owners) {
 		return c, " (the holder's own value)"
 	}
-	states := sortedKeys(j.p.State)
+	states := fencing.SortedKeys(j.p.State)
 	for _, c := range states {
-		if assigns(j.w, c) {
+		if fencing.Assigns(j.w, c) {
 			return c, " (the state the claim set)"
 		}
 	}
@@ -502,7 +503,7 @@ func (j *judge) claimCheck() (string, string) {
 // equalities (or IN lists) with parameters, nothing about the rows' state.
 func keyOnly(conds []sqlparse.Cond) bool {
 	for _, c := range conds {
-		if c.InSubquery || c.Column == "" || c.Value != sqlparse.ValueCaller || c.Op != sqlparse.OpEq && c.Op != sqlparse.OpIn || c.Op == sqlparse.OpEq && !isParam(c.Arg) {
+		if c.InSubquery || c.Column == "" || c.Value != sqlparse.ValueCaller || c.Op != sqlparse.OpEq && c.Op != sqlparse.OpIn || c.Op == sqlparse.OpEq && !fencing.IsParam(c.Arg) {
 			return false
 		}
 	}
@@ -514,11 +515,11 @@ func keyOnly(conds []sqlparse.Cond) bool {
 // whoever holds it, where a step of a counter compared by range loses no
 // one's write.
 func (j *judge) equalityCAS(col string) bool {
-	u := j.ctx.Fences.usage(j.table)
+	u := j.ctx.Fences.Usage(j.table)
 	if u == nil {
 		return true
 	}
-	for _, g := range u.cas[col] {
+	for _, g := range u.CAS[col] {
 		if strings.HasPrefix(g.Does, "compare-and-sets") {
 			return true
 		}
@@ -529,17 +530,9 @@ func (j *judge) equalityCAS(col string) bool {
 // lockedFirst reports a write whose every way of running holds a FOR
 // UPDATE of its row, taken earlier in the same transaction.
 func (j *judge) lockedFirst() bool {
-	keys := keyColumns(j.w.Where)
+	keys := fencing.KeyColumns(j.w.Where)
 	_, ok := has(j.tx.Every, PriorLock, j.table, func(p Prior) bool { return lockCovers(p, keys) })
 	return ok
-}
-
-// usage returns a table's record, or nil.
-func (f *Fences) usage(table string) *usage {
-	if f == nil {
-		return nil
-	}
-	return f.tables[table]
 }
 
 // compares reports a WHERE that compares col on the written row (every
@@ -555,7 +548,7 @@ func compares(conds []sqlparse.Cond, col string) bool {
 			}
 			continue
 		}
-		if c.Column == col && comparison(c.Op) {
+		if c.Column == col && fencing.Comparison(c.Op) {
 			return true
 		}
 	}
@@ -585,11 +578,11 @@ func setColumns(w *sqlparse.Write) string {
 
 // pinsByValue reports a WHERE that picks rows by values the caller holds:
 // an equality or IN list on a column, outside any subquery.
-func pinsByValue(conds []sqlparse.Cond) bool { return len(pins(conds)) > 0 }
+func pinsByValue(conds []sqlparse.Cond) bool { return len(fencing.Pins(conds)) > 0 }
 
 func hasRange(conds []sqlparse.Cond) bool {
 	for _, c := range conds {
-		if isRange(c.Op) && c.Column != "" && !c.InSubquery {
+		if fencing.IsRange(c.Op) && c.Column != "" && !c.InSubquery {
 			return true
 		}
 	}

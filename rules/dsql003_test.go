@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dsqllint/dsqllint/catalog"
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -296,7 +297,7 @@ func TestDroppedFences(t *testing.T) {
 	} {
 		s := sqlparse.Parse(c.write)
 		var fs []Finding
-		for _, f := range Check(&Context{Config: DefaultConfig(), Style: s.Style, MaxParam: s.MaxParam, Fences: NewFences(), Tx: func(int) TxView { return c.tx }}, s) {
+		for _, f := range Check(&Context{Config: DefaultConfig(), Style: s.Style, MaxParam: s.MaxParam, Fences: fencing.NewFences(), Tx: func(int) TxView { return c.tx }}, s) {
 			if f.Rule == UnfencedWrite {
 				fs = append(fs, f)
 			}
@@ -373,7 +374,7 @@ CREATE TRIGGER docs_version BEFORE UPDATE ON docs FOR EACH ROW EXECUTE FUNCTION 
 // What .dsqllint.yaml declares stands for what the code cannot show.
 func TestCoordinationDeclared(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.Coordination = []Coordination{{Table: "schedules", Owner: []string{"leader"}, State: []string{"next_run"}, Why: "a Redis mutex", Where: ".dsqllint.yaml:3"}}
+	cfg.Coordination = []fencing.Coordination{{Table: "schedules", Owner: []string{"leader"}, State: []string{"next_run"}, Why: "a Redis mutex", Where: ".dsqllint.yaml:3"}}
 	fs := unfenced(checkWith(cfg, "UPDATE schedules SET next_run = $1 WHERE id = $2"))
 	if len(fs) != 1 || !strings.Contains(fs[0].Message, ".dsqllint.yaml:3 declares it coordinated (a Redis mutex)") || !strings.Contains(fs[0].Message, "AND leader = $3") {
 		t.Errorf("a declared table: %v", fs)
@@ -397,10 +398,10 @@ func TestQuietReasons(t *testing.T) {
 	} {
 		var why []string
 		texts := append([]string{protocols[0]}, q)
-		fences := NewFences()
+		fences := fencing.NewFences()
 		for i, text := range texts {
 			for _, st := range sqlparse.Parse(text).Stmts {
-				fences.Learn(DefaultConfig(), st, fmt.Sprintf("text%d:1", i+1))
+				fences.Learn(&DefaultConfig().Known, st, fmt.Sprintf("text%d:1", i+1))
 			}
 		}
 		s := sqlparse.Parse(q)
@@ -438,7 +439,7 @@ func TestShareTokenAcrossRows(t *testing.T) {
 		{"the shard locked FOR UPDATE too", TxView{Some: []Prior{share, shardLock}, Every: []Prior{share, shardLock}}, false},
 	} {
 		s := sqlparse.Parse(write)
-		fs := unfenced(Check(&Context{Config: DefaultConfig(), Fences: NewFences(), Tx: func(int) TxView { return c.tx }}, s))
+		fs := unfenced(Check(&Context{Config: DefaultConfig(), Fences: fencing.NewFences(), Tx: func(int) TxView { return c.tx }}, s))
 		if got := len(fs) == 1; got != c.want {
 			t.Errorf("%s: reported %v, want %v (%v)", c.name, got, c.want, fs)
 		}

@@ -3,6 +3,7 @@ package rules
 import (
 	"slices"
 
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -47,7 +48,7 @@ func IsCASWrite(cfg *Config, st *sqlparse.Statement) bool {
 		// A guard that only rules a value out (status IS DISTINCT FROM
 		// 'done', executor_id <> $1) makes the write idempotent: no row
 		// changed means it was done already, not that a race was lost.
-		if casPredicate(cfg, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) && !excludesOnly(c.Op) && !toggle(cfg, w, c) {
+		if casPredicate(cfg, w, c) && c.Op != sqlparse.OpOr && !isExpiryGuard(cfg, c) && !fencing.ExcludesOnly(c.Op) && !toggle(cfg, w, c) {
 			fence[c.Column] = true
 		}
 	}
@@ -57,7 +58,7 @@ func IsCASWrite(cfg *Config, st *sqlparse.Statement) bool {
 	if t := tableOf(cfg, w.Table); t != nil && len(t.Keys()) > 0 {
 		return pinnedKey(t, w.Where) // single-row: a primary or unique key pinned
 	}
-	for _, k := range keyColumns(w.Where) {
+	for _, k := range fencing.KeyColumns(w.Where) {
 		if !fence[k] {
 			return true // a key column besides the fence pins the row
 		}
@@ -79,14 +80,8 @@ func UncheckedCASMessage(how, helper string) string {
 // A state machine's claim (SET status = 'running' WHERE status =
 // 'pending') stays a CAS.
 func toggle(cfg *Config, w *sqlparse.Write, c sqlparse.Cond) bool {
-	return assigns(w, c.Column) && !cfg.FenceColumns.Has(c.Column) && !cfg.OwnerColumns.Has(c.Column) &&
+	return fencing.Assigns(w, c.Column) && !cfg.FenceColumns.Has(c.Column) && !cfg.OwnerColumns.Has(c.Column) &&
 		!cfg.StateColumns.Has(c.Column) && !cfg.ExpiryColumns.Has(c.Column)
-}
-
-// excludesOnly reports an operator that rules values out rather than
-// expecting one.
-func excludesOnly(op sqlparse.Op) bool {
-	return op == sqlparse.OpNe || op == sqlparse.OpNotIn || op == sqlparse.OpDistinct || op == sqlparse.OpIsNotNull
 }
 
 // UncheckedCASResultMessage is DSQL004's message at a caller that drops
@@ -112,7 +107,7 @@ func casPredicate(cfg *Config, w *sqlparse.Write, c sqlparse.Cond) bool {
 		}
 		return len(c.Or) > 0
 	}
-	if c.Column == "" || c.Value == sqlparse.ValueColumn || c.Value == sqlparse.ValueOther || !comparison(c.Op) || skipsUnchanged(w, c) {
+	if c.Column == "" || c.Value == sqlparse.ValueColumn || c.Value == sqlparse.ValueOther || !fencing.Comparison(c.Op) || fencing.SkipsUnchanged(w, c) {
 		return false
 	}
 	switch {
@@ -122,7 +117,7 @@ func casPredicate(cfg *Config, w *sqlparse.Write, c sqlparse.Cond) bool {
 		if c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller || c.Op == sqlparse.OpIsNull {
 			return true
 		}
-	case assigns(w, c.Column):
+	case fencing.Assigns(w, c.Column):
 		return true
 	case w.Kind == sqlparse.KindDelete && (cfg.StateColumns.Has(c.Column) || cfg.FenceColumns.Has(c.Column)):
 		return true

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -90,7 +91,7 @@ type Context struct {
 	Style    sqlparse.Style
 	MaxParam int
 	// Fences is what the package's other statements and schema tell.
-	Fences *Fences
+	Fences *fencing.Fences
 	// Tx tells what runs before the statement starting at source offset
 	// at in its transaction (or, as far as a package shows, its function
 	// and the helpers it calls first). Nil when nothing is known.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -13,13 +14,13 @@ func check(texts ...string) []Finding { return checkWith(DefaultConfig(), texts.
 
 // checkWith is check with a configuration.
 func checkWith(cfg *Config, texts ...string) []Finding {
-	fences := NewFences()
+	fences := fencing.NewFences()
 	var scripts []*sqlparse.Script
 	for i, t := range texts {
 		s := sqlparse.Parse(t)
 		scripts = append(scripts, s)
 		for _, st := range s.Stmts {
-			fences.Learn(cfg, st, fmt.Sprintf("text%d:1", i+1))
+			fences.Learn(&cfg.Known, st, fmt.Sprintf("text%d:1", i+1))
 		}
 	}
 	var out []Finding
@@ -83,7 +84,7 @@ func TestRunTimeNamesInMessages(t *testing.T) {
 }
 
 func TestPanickingRuleIsContained(t *testing.T) {
-	ctx := &Context{Config: DefaultConfig(), Fences: NewFences()}
+	ctx := &Context{Config: DefaultConfig(), Fences: fencing.NewFences()}
 	fs := Check(ctx, sqlparse.Parse("SELECT dsqllint_panic FROM shards WHERE shard_id = $1 FOR SHARE"))
 	if ids(fs) != "DSQL001" {
 		t.Errorf("other rules' findings: %q", ids(fs))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dsqllint/dsqllint/catalog"
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -14,32 +15,18 @@ import (
 
 // tableOf returns the schema's table for a statement's table, or nil when
 // there is no schema or the schema does not know the table.
-func tableOf(cfg *Config, t sqlparse.Table) *catalog.Table {
-	if cfg.Schema == nil || t.Unknown() {
-		return nil
-	}
-	return cfg.Schema.Table(t.Schema, t.Name)
-}
+func tableOf(cfg *Config, t sqlparse.Table) *catalog.Table { return cfg.Known.Table(t) }
 
 // pinnedKey reports whether conds pin one row of t: every column of its
 // primary key, or of a unique key, compared for equality with a value.
 func pinnedKey(t *catalog.Table, conds []sqlparse.Cond) bool {
-	eq := keyColumns(conds)
+	eq := fencing.KeyColumns(conds)
 	for _, k := range t.Keys() {
-		if containsAll(eq, k) {
+		if fencing.ContainsAll(eq, k) {
 			return true
 		}
 	}
 	return false
-}
-
-func containsAll(set, want []string) bool {
-	for _, w := range want {
-		if !slices.Contains(set, w) {
-			return false
-		}
-	}
-	return true
 }
 
 // primaryKeyGap says how a locking SELECT's WHERE falls short of pinning
@@ -50,13 +37,13 @@ func primaryKeyGap(t *catalog.Table, conds []sqlparse.Cond) string {
 	if len(conds) == 0 {
 		return "is missing, so nothing pins the primary key (" + strings.Join(pk, ", ") + ") of " + t.Name
 	}
-	eq := keyColumns(conds)
+	eq := fencing.KeyColumns(conds)
 	for _, c := range conds {
 		if c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueSubquery && !c.InSubquery {
 			eq = append(eq, c.Column) // id = (SELECT ...): one value, one row
 		}
 	}
-	if containsAll(eq, pk) {
+	if fencing.ContainsAll(eq, pk) {
 		return ""
 	}
 	for _, c := range conds {

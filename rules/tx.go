@@ -3,6 +3,7 @@ package rules
 import (
 	"slices"
 
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
@@ -57,7 +58,7 @@ func PriorsOf(st *sqlparse.Statement, at string) []Prior {
 			continue
 		}
 		t := l.Select.Tables[0].Name
-		keys := keyColumns(l.Select.Where)
+		keys := fencing.KeyColumns(l.Select.Where)
 		switch l.Strength {
 		case sqlparse.ForUpdate, sqlparse.ForNoKeyUpdate:
 			out = append(out, Prior{Kind: PriorLock, Table: t, Keys: keys, At: at})
@@ -71,7 +72,7 @@ func PriorsOf(st *sqlparse.Statement, at string) []Prior {
 			out = append(out, Prior{Kind: PriorShare, Table: t, Keys: keys, Columns: tokens, What: l.Strength.String(), At: at})
 		}
 	}
-	if name := advisoryCall(st); name != "" {
+	if name := fencing.AdvisoryCall(st); name != "" {
 		out = append(out, Prior{Kind: PriorAdvisory, What: name, At: at})
 	}
 	if st.Node == "LockStmt" {

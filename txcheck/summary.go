@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
@@ -182,7 +183,7 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*sqltext.Text]*s
 			if handle != txflow.NoHandle && locksForUpdate(st) {
 				ps := txflow.ParamStmt{Func: key, Param: handle, Pos: q.Call.Pos(), End: q.Call.End(), Lock: true, Priors: priors}
 				for _, l := range st.Locks {
-					if table, keys, ok := rules.LockKeys(l); ok {
+					if table, keys, ok := fencing.LockKeys(l); ok {
 						ps.Table, ps.Keys = table, keys
 					}
 				}
@@ -197,7 +198,7 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*sqltext.Text]*s
 				s.Stmts = append(s.Stmts, ps)
 				continue
 			}
-			table, keys, ok := rules.WriteKeys(st)
+			table, keys, ok := fencing.WriteKeys(st)
 			if !ok {
 				if len(priors) > 0 {
 					// An advisory lock, a FOR SHARE, an insert: what the

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/rules"
 )
 
@@ -246,7 +247,7 @@ func rejudged(category string) bool {
 // the module's statements tell about fencing and what the transactions
 // that run each write do before it.
 func (m *Module) unfencedWrites() []Finding {
-	fences := map[string]*rules.Fences{} // by module: a driver for SQLite keeps its own
+	fences := map[string]*fencing.Fences{} // by module: a driver for SQLite keeps its own
 	for _, s := range m.sums {
 		if s.Foreign {
 			continue // another module's fences guard its own tables
@@ -258,7 +259,7 @@ func (m *Module) unfencedWrites() []Finding {
 			continue
 		}
 		if fences[s.Module] == nil {
-			fences[s.Module] = rules.NewFences()
+			fences[s.Module] = fencing.NewFences()
 		}
 		fences[s.Module].Merge(s.fences)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/rules"
 )
 
@@ -77,8 +78,8 @@ type Summary struct {
 	// with what the whole module tells: a table's owner column compared
 	// in one package and assigned in another fences writes in both. Both
 	// stay in the process that made them: a Fact sends neither.
-	fences *rules.Fences
-	Writes func(module *rules.Fences, traced func(stmt token.Pos) (rules.TxView, bool)) []WriteVerdict
+	fences *fencing.Fences
+	Writes func(module *fencing.Fences, traced func(stmt token.Pos) (rules.TxView, bool)) []WriteVerdict
 	// CASResults are functions that return the result of a
 	// compare-and-swap write (`return tx.ExecContext(ctx, casQuery, ...)`,
 	// sqlc's :execresult), and Drops the calls of module functions whose
@@ -329,7 +330,7 @@ type Pin struct {
 }
 
 // SetFences records what the package's statements tell about fencing.
-func (s *Summary) SetFences(f *rules.Fences) { s.fences = f }
+func (s *Summary) SetFences(f *fencing.Fences) { s.fences = f }
 
 // ParamKey names the function a function-typed parameter holds.
 func ParamKey(fn string, i int) string { return fmt.Sprintf("%s#%d", fn, i) }

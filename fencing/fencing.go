@@ -1,4 +1,11 @@
-package rules
+// Package fencing is what a package's (or a whole module's) statements
+// show of how its writers keep racing processes from overwriting each
+// other: compare-and-swap columns, claims and their holders, leases,
+// advisory locks, learned per table (Fences), with what the module tells
+// beyond its statements (Known: its schema, the coordination
+// .dsqllint.yaml declares). DSQL003 weighs a write against it. It reads
+// parsed SQL only.
+package fencing
 
 import (
 	"slices"
@@ -33,18 +40,18 @@ import (
 // a write assigns, a mark set once (deleted_at IS NULL), a flag's toggle, an
 // IS NOT NULL test, a rename, a key.
 type Fences struct {
-	tables map[string]*usage
-	// filtered are the names reads compare after their WHERE, whatever
+	Tables map[string]*Usage
+	// Filtered are the names reads compare after their WHERE, whatever
 	// the table: what tells a row's state from its payload.
-	filtered map[string]bool
+	Filtered map[string]bool
 	// stated are those of them reads compare as a state (=, IN, IS).
 	stated map[string]bool
 	// of caches Of's answers until the next Learn or Merge.
 	of map[string]Protocols
-	// local are the tables the package's own Go strings create, for
+	// Local are the tables the package's own Go strings create, for
 	// their keys and triggers where the project's schema does not know
 	// them.
-	local *catalog.Catalog
+	Local *catalog.Catalog
 }
 
 // Evidence is one statement that shows a fence: where it is
@@ -76,10 +83,10 @@ type leaseUse struct {
 	sets   []string // what the guarded write assigns
 }
 
-type usage struct {
-	cas      map[string][]guard    // columns some write compare-and-sets, and what it pins
+type Usage struct {
+	CAS      map[string][]guard    // columns some write compare-and-sets, and what it pins
 	claims   map[string][]Evidence // columns a claim sets (an owner, a lease, a running state)
-	holders  map[string][]guard    // columns compared with the caller's value beside the row's key
+	Holders  map[string][]guard    // columns compared with the caller's value beside the row's key
 	expiry   map[string]bool       // columns compared as a lease's time (expires_at < now())
 	guarded  map[string][]string   // per column a holder compares, what its writes assign
 	leases   []leaseUse            // writes that check a lease row of another table
@@ -95,7 +102,7 @@ type usage struct {
 	flags    map[string]bool       // columns the writes set to true or false only
 	marks    map[string]bool       // columns set by writes to a time or a constant only
 	written  map[string]bool       // assigned by an UPDATE or ON CONFLICT DO UPDATE
-	compared map[string]bool       // compared by a write's or a lock's WHERE
+	Compared map[string]bool       // compared by a write's or a lock's WHERE
 	rowKeys  [][]string            // what the fence statements pick a row by
 	pk       []string              // the schema's primary key
 	keys     map[string]bool       // its columns
@@ -104,41 +111,41 @@ type usage struct {
 	schema   *catalog.Table
 }
 
-func newUsage() *usage {
-	return &usage{cas: map[string][]guard{}, claims: map[string][]Evidence{}, holders: map[string][]guard{}, expiry: map[string]bool{},
-		guarded: map[string][]string{}, skipBy: map[string]bool{}, holds: map[string]bool{}, states: map[string]bool{}, inMulti: map[string]int{}, flags: map[string]bool{}, marks: map[string]bool{}, written: map[string]bool{}, compared: map[string]bool{},
+func newUsage() *Usage {
+	return &Usage{CAS: map[string][]guard{}, claims: map[string][]Evidence{}, Holders: map[string][]guard{}, expiry: map[string]bool{},
+		guarded: map[string][]string{}, skipBy: map[string]bool{}, holds: map[string]bool{}, states: map[string]bool{}, inMulti: map[string]int{}, flags: map[string]bool{}, marks: map[string]bool{}, written: map[string]bool{}, Compared: map[string]bool{},
 		keys: map[string]bool{}, lookup: map[string]bool{}}
 }
 
 // NewFences returns an empty record.
 func NewFences() *Fences {
-	return &Fences{tables: map[string]*usage{}, filtered: map[string]bool{}, stated: map[string]bool{}}
+	return &Fences{Tables: map[string]*Usage{}, Filtered: map[string]bool{}, stated: map[string]bool{}}
 }
 
 // UseKeysOf makes the keys and triggers of the tables cat knows count
 // where the project's schema does not know the table: a package that
 // creates its tables in Go constants names their keys there.
 func (f *Fences) UseKeysOf(cat *catalog.Catalog) {
-	f.local = cat
+	f.Local = cat
 	for _, t := range cat.Tables() {
-		if f.tables[t.Name] == nil && len(t.PrimaryKey) > 0 {
+		if f.Tables[t.Name] == nil && len(t.PrimaryKey) > 0 {
 			u := newUsage()
 			u.schema, u.pk, u.uniques = t, t.PrimaryKey, t.Uniques
 			for _, c := range t.PrimaryKey {
 				u.keys[c] = true
 			}
-			f.tables[t.Name] = u
+			f.Tables[t.Name] = u
 		}
 	}
 }
 
-func (f *Fences) table(cfg *Config, t sqlparse.Table) *usage {
-	u := f.tables[t.Name]
+func (f *Fences) table(k *Known, t sqlparse.Table) *Usage {
+	u := f.Tables[t.Name]
 	if u == nil {
 		u = newUsage()
-		st := tableOf(cfg, t)
-		if st == nil && f.local != nil && !t.Unknown() {
-			st = f.local.Table(t.Schema, t.Name)
+		st := k.Table(t)
+		if st == nil && f.Local != nil && !t.Unknown() {
+			st = f.Local.Table(t.Schema, t.Name)
 		}
 		if st != nil {
 			u.schema, u.pk, u.uniques = st, st.PrimaryKey, st.Uniques
@@ -146,27 +153,27 @@ func (f *Fences) table(cfg *Config, t sqlparse.Table) *usage {
 				u.keys[c] = true
 			}
 		}
-		f.tables[t.Name] = u
+		f.Tables[t.Name] = u
 	}
 	return u
 }
 
 // Learn records what st, found at at ("store/task.go:124"), shows of the
 // fences of its tables.
-func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
+func (f *Fences) Learn(k *Known, st *sqlparse.Statement, at string) {
 	clear(f.of)
 	for _, name := range st.Filters {
-		f.filtered[name] = true
+		f.Filtered[name] = true
 	}
 	for _, name := range st.States {
 		f.stated[name] = true
 	}
-	if advisoryCall(st) != "" {
+	if AdvisoryCall(st) != "" {
 		// SELECT ... pg_try_advisory_lock(j.id) FROM jobs j: a queue
 		// that claims its rows with advisory locks.
 		for _, t := range st.Reads {
-			if u := f.table(cfg, t); u.advisory.Does == "" {
-				u.advisory = Evidence{at, "claims its rows with " + advisoryCall(st)}
+			if u := f.table(k, t); u.advisory.Does == "" {
+				u.advisory = Evidence{at, "claims its rows with " + AdvisoryCall(st)}
 			}
 		}
 	}
@@ -174,11 +181,11 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
 		if l.Select == nil || l.Deleted || len(l.Select.Tables) != 1 || l.Select.Tables[0].Unknown() {
 			continue
 		}
-		u := f.table(cfg, l.Select.Tables[0])
+		u := f.table(k, l.Select.Tables[0])
 		for _, c := range l.Select.Where {
-			if c.Column != "" && !c.InSubquery && comparison(c.Op) {
-				u.compared[c.Column] = true
-				if !isRange(c.Op) {
+			if c.Column != "" && !c.InSubquery && Comparison(c.Op) {
+				u.Compared[c.Column] = true
+				if !IsRange(c.Op) {
 					u.states[c.Column] = true
 				}
 			}
@@ -198,7 +205,7 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
 	if w == nil || w.Table.Unknown() {
 		return
 	}
-	u := f.table(cfg, w.Table)
+	u := f.table(k, w.Table)
 	for _, a := range w.Sets {
 		if flag, seen := u.flags[a.Column]; flag || !seen {
 			u.flags[a.Column] = a.Arg == "true" || a.Arg == "false"
@@ -216,7 +223,7 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
 		u.skipSets = true
 		for _, a := range w.Sets {
 			u.claims[a.Column] = appendEvidence(u.claims[a.Column], Evidence{at, "claims the row (sets " + a.Column + " on the rows it locks SKIP LOCKED)"})
-			if isParam(a.Arg) || a.Copied {
+			if IsParam(a.Arg) || a.Copied {
 				u.holds[a.Column] = true
 			}
 		}
@@ -233,8 +240,8 @@ func (f *Fences) Learn(cfg *Config, st *sqlparse.Statement, at string) {
 // learnWrite records what a write's WHERE compares, and, for a write that
 // pins a row by key (an upsert pins its conflicting row), the columns it
 // compare-and-sets, claims or checks as a holder.
-func (u *usage) learnWrite(w *sqlparse.Write, at string) {
-	pinned := pins(w.Where)
+func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
+	pinned := Pins(w.Where)
 	if byParam := paramPins(w.Where); len(byParam) > 0 && len(u.pinSets) < 32 {
 		sort.Strings(byParam)
 		if !slices.ContainsFunc(u.pinSets, func(k []string) bool { return slices.Equal(k, byParam) }) {
@@ -263,11 +270,11 @@ func (u *usage) learnWrite(w *sqlparse.Write, at string) {
 				}
 				continue
 			}
-			if c.Column == "" || c.InSubquery || !comparison(c.Op) || skipsUnchanged(w, c) {
+			if c.Column == "" || c.InSubquery || !Comparison(c.Op) || SkipsUnchanged(w, c) {
 				continue
 			}
-			u.compared[c.Column] = true
-			if !isRange(c.Op) {
+			u.Compared[c.Column] = true
+			if !IsRange(c.Op) {
 				u.states[c.Column] = true
 			}
 			if u.keys[c.Column] || u.lookup[c.Column] || !rowPinned(c.Column) {
@@ -282,30 +289,30 @@ func (u *usage) learnWrite(w *sqlparse.Write, at string) {
 				// Set where still NULL: a claim when it sets the caller's
 				// value (SET worker = $1 ... AND worker IS NULL), a mark
 				// set once otherwise (deleted_at = now()).
-				if isParam(a.Arg) || a.Copied {
+				if IsParam(a.Arg) || a.Copied {
 					u.claims[c.Column] = appendEvidence(u.claims[c.Column], Evidence{at, "claims the row (sets " + c.Column + " where it is NULL)"})
 					u.holds[c.Column] = true
 					claimed = true
 				}
-			case a != nil && isRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller):
+			case a != nil && IsRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller):
 				// A lease taken over once it ran out (SET worker = $1,
 				// expires_at = $2 ... AND expires_at < now()).
 				u.expiry[c.Column] = true
 				claimed = true
-			case a != nil && c.Op != sqlparse.OpIsNotNull && !toggles(w, c) && !(excludesOnly(c.Op) && isParam(c.Arg)) &&
+			case a != nil && c.Op != sqlparse.OpIsNotNull && !toggles(w, c) && !(ExcludesOnly(c.Op) && IsParam(c.Arg)) &&
 				!(c.Op == sqlparse.OpIn && c.Arg == "" && !u.pinsRow(pinned, c.Column)) && c.Value != sqlparse.ValueColumn:
 				// A compare-and-swap, or a state machine's step (SET
 				// status = 'cancelled' ... AND status NOT IN ('done')).
-				if len(u.cas[c.Column]) < 8 {
-					u.cas[c.Column] = append(u.cas[c.Column], guard{Evidence{at, "compare-and-sets " + c.Column}, pinned})
+				if len(u.CAS[c.Column]) < 8 {
+					u.CAS[c.Column] = append(u.CAS[c.Column], guard{Evidence{at, "compare-and-sets " + c.Column}, pinned})
 				}
 				u.addRowKey(slices.DeleteFunc(slices.Clone(pinned), func(p string) bool { return p == c.Column }))
-			case a == nil && c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && (isParam(c.Arg) || c.Arg == ""):
+			case a == nil && c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && (IsParam(c.Arg) || c.Arg == ""):
 				// The caller's value beside the key: an owner, a lease, a
 				// version read earlier — or a tenant's id, which no claim
 				// ever sets.
-				if len(u.holders[c.Column]) < 8 {
-					u.holders[c.Column] = append(u.holders[c.Column], guard{Evidence{at, "compares " + c.Column + " with the caller's beside the row's key"},
+				if len(u.Holders[c.Column]) < 8 {
+					u.Holders[c.Column] = append(u.Holders[c.Column], guard{Evidence{at, "compares " + c.Column + " with the caller's beside the row's key"},
 						slices.DeleteFunc(slices.Clone(pinned), func(p string) bool { return p == c.Column })})
 				}
 				for _, s := range w.Sets {
@@ -313,7 +320,7 @@ func (u *usage) learnWrite(w *sqlparse.Write, at string) {
 						u.guarded[c.Column] = append(u.guarded[c.Column], s.Column)
 					}
 				}
-			case a == nil && isRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller) && w.Kind != sqlparse.KindDelete:
+			case a == nil && IsRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller) && w.Kind != sqlparse.KindDelete:
 				u.expiry[c.Column] = true // a holder renewing while its lease lasts
 			}
 		}
@@ -330,7 +337,7 @@ func (u *usage) learnWrite(w *sqlparse.Write, at string) {
 	}
 	if claimed {
 		for _, a := range w.Sets {
-			if isParam(a.Arg) || a.Copied || len(a.Guards) > 0 {
+			if IsParam(a.Arg) || a.Copied || len(a.Guards) > 0 {
 				u.claims[a.Column] = appendEvidence(u.claims[a.Column], Evidence{at, "claims the row (sets " + a.Column + ")"})
 				u.holds[a.Column] = true
 			}
@@ -345,9 +352,9 @@ func (u *usage) learnWrite(w *sqlparse.Write, at string) {
 		for _, c := range g.Where {
 			switch {
 			case c.InSubquery || c.Column == "":
-			case c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && isParam(c.Arg):
+			case c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && IsParam(c.Arg):
 				l.owners = append(l.owners, c.Column)
-			case isRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller):
+			case IsRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller):
 				l.timed = true
 			}
 		}
@@ -367,7 +374,7 @@ func (u *usage) learnWrite(w *sqlparse.Write, at string) {
 func paramPins(conds []sqlparse.Cond) []string {
 	var cols []string
 	for _, c := range conds {
-		if (c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn) && c.Value == sqlparse.ValueCaller && c.Column != "" && !c.InSubquery && (isParam(c.Arg) || c.Op == sqlparse.OpIn) {
+		if (c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn) && c.Value == sqlparse.ValueCaller && c.Column != "" && !c.InSubquery && (IsParam(c.Arg) || c.Op == sqlparse.OpIn) {
 			cols = append(cols, c.Column)
 		}
 	}
@@ -401,8 +408,8 @@ func appendEvidence(es []Evidence, e Evidence) []Evidence {
 	return append(es, e)
 }
 
-// advisoryCall names the advisory lock function a statement calls, or "".
-func advisoryCall(st *sqlparse.Statement) string {
+// AdvisoryCall names the advisory lock function a statement calls, or "".
+func AdvisoryCall(st *sqlparse.Statement) string {
 	if st.Facts == nil {
 		return ""
 	}
@@ -419,7 +426,7 @@ func advisoryCall(st *sqlparse.Statement) string {
 //
 // Columns some write assigns (a state, an owner) are no part of what picks
 // a row, whichever write compares them.
-func (u *usage) group(pins []string, col string) bool {
+func (u *Usage) group(pins []string, col string) bool {
 	name := func(k []string) []string {
 		return slices.DeleteFunc(slices.Clone(k), func(p string) bool { return p == col || u.written[p] })
 	}
@@ -429,35 +436,35 @@ func (u *usage) group(pins []string, col string) bool {
 	}
 	return slices.ContainsFunc(u.pinSets, func(k []string) bool {
 		k = name(k)
-		return len(k) > len(own) && containsAll(k, own)
+		return len(k) > len(own) && ContainsAll(k, own)
 	})
 }
 
 // bookkeeping reports a column every write of several columns sets (an
 // updated_at) that no statement compares as a state or a lease's time:
 // written with whatever else changes, it is nobody's state.
-func (u *usage) bookkeeping(col string) bool {
+func (u *Usage) bookkeeping(col string) bool {
 	return u.multi >= 3 && u.inMulti[col] == u.multi && !u.states[col] && !u.expiry[col] && !u.holds[col]
 }
 
 // pinsRow reports whether pinned, without col, holds the primary key or a
 // unique key of the table; true when the schema knows no key.
-func (u *usage) pinsRow(pinned []string, col string) bool {
+func (u *Usage) pinsRow(pinned []string, col string) bool {
 	if len(u.pk) == 0 {
 		return true
 	}
 	others := slices.DeleteFunc(slices.Clone(pinned), func(p string) bool { return p == col })
 	for _, k := range append([][]string{u.pk}, u.uniques...) {
-		if containsAll(others, k) {
+		if ContainsAll(others, k) {
 			return true
 		}
 	}
 	return false
 }
 
-// pins returns the columns conds pick rows by: compared by equality (or
+// Pins returns the columns conds pick rows by: compared by equality (or
 // IN) with a value of the caller's, outside any subquery.
-func pins(conds []sqlparse.Cond) []string {
+func Pins(conds []sqlparse.Cond) []string {
 	var cols []string
 	for _, c := range conds {
 		if (c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn) && c.Value == sqlparse.ValueCaller && c.Column != "" && !c.InSubquery {
@@ -467,7 +474,7 @@ func pins(conds []sqlparse.Cond) []string {
 	return cols
 }
 
-func (u *usage) addRowKey(key []string) {
+func (u *Usage) addRowKey(key []string) {
 	if len(key) == 0 || len(u.rowKeys) >= 16 {
 		return
 	}
@@ -486,16 +493,16 @@ func toggles(w *sqlparse.Write, c sqlparse.Cond) bool {
 	boolean := func(arg string) bool { return arg == "true" || arg == "false" }
 	for _, a := range w.Sets {
 		if a.Column == c.Column {
-			return boolean(c.Arg) && boolean(a.Arg) || c.Op == sqlparse.OpIsNull && !isParam(a.Arg) && !a.Copied
+			return boolean(c.Arg) && boolean(a.Arg) || c.Op == sqlparse.OpIsNull && !IsParam(a.Arg) && !a.Copied
 		}
 	}
 	return false
 }
 
-// isParam reports an Arg that is a placeholder.
-func isParam(arg string) bool { return strings.HasPrefix(arg, "$") }
+// IsParam reports an Arg that is a placeholder.
+func IsParam(arg string) bool { return strings.HasPrefix(arg, "$") }
 
-// skipsUnchanged reports a comparison of an assigned column with the very
+// SkipsUnchanged reports a comparison of an assigned column with the very
 // value the write assigns it (`SET c = $1 ... WHERE c <> $1`, `c =
 // EXCLUDED.c ... WHERE t.c IS DISTINCT FROM EXCLUDED.c`): the write only
 // skips what would change nothing; it compares with no value read earlier.
@@ -503,7 +510,7 @@ func isParam(arg string) bool { return strings.HasPrefix(arg, "$") }
 // Only when the write changes nothing else, or only copies the proposed
 // row: beside other changes (`SET day = EXCLUDED.day, n = CASE ... END
 // WHERE day <> EXCLUDED.day OR n < $3`) the compare decides them.
-func skipsUnchanged(w *sqlparse.Write, c sqlparse.Cond) bool {
+func SkipsUnchanged(w *sqlparse.Write, c sqlparse.Cond) bool {
 	if c.Op != sqlparse.OpNe && c.Op != sqlparse.OpDistinct || c.Arg == "" {
 		return false
 	}
@@ -519,7 +526,7 @@ func skipsUnchanged(w *sqlparse.Write, c sqlparse.Cond) bool {
 	return same
 }
 
-func isRange(op sqlparse.Op) bool {
+func IsRange(op sqlparse.Op) bool {
 	return op == sqlparse.OpLt || op == sqlparse.OpLe || op == sqlparse.OpGt || op == sqlparse.OpGe
 }
 
@@ -532,17 +539,17 @@ func (f *Fences) Merge(o *Fences) {
 		return
 	}
 	clear(f.of)
-	for name, ou := range o.tables {
-		u := f.tables[name]
+	for name, ou := range o.Tables {
+		u := f.Tables[name]
 		if u == nil {
-			f.tables[name] = ou
+			f.Tables[name] = ou
 			continue
 		}
-		for k, g := range ou.cas {
-			u.cas[k] = append(u.cas[k], g...)
+		for k, g := range ou.CAS {
+			u.CAS[k] = append(u.CAS[k], g...)
 		}
-		for k, g := range ou.holders {
-			u.holders[k] = append(u.holders[k], g...)
+		for k, g := range ou.Holders {
+			u.Holders[k] = append(u.Holders[k], g...)
 		}
 		for k, es := range ou.claims {
 			for _, e := range es {
@@ -589,7 +596,7 @@ func (f *Fences) Merge(o *Fences) {
 				}
 			}
 		}
-		for _, m := range [][2]map[string]bool{{u.written, ou.written}, {u.compared, ou.compared}, {u.expiry, ou.expiry},
+		for _, m := range [][2]map[string]bool{{u.written, ou.written}, {u.Compared, ou.Compared}, {u.expiry, ou.expiry},
 			{u.keys, ou.keys}, {u.lookup, ou.lookup}} {
 			for k := range m[1] {
 				m[0][k] = true
@@ -605,14 +612,14 @@ func (f *Fences) Merge(o *Fences) {
 			u.addRowKey(slices.Clone(k))
 		}
 	}
-	for k := range o.filtered {
-		f.filtered[k] = true
+	for k := range o.Filtered {
+		f.Filtered[k] = true
 	}
 	for k := range o.stated {
 		f.stated[k] = true
 	}
-	if f.local == nil {
-		f.local = o.local
+	if f.Local == nil {
+		f.Local = o.Local
 	}
 }
 
@@ -656,9 +663,9 @@ func (p Protocols) Claimed() bool {
 // Any reports a table with some fence.
 func (p Protocols) Any() bool { return len(p.CAS) > 0 || p.Claimed() }
 
-// claim names the evidence of the table's claim, for messages.
-func (p Protocols) claim() Evidence {
-	for _, c := range sortedKeys(p.Owners) {
+// Claim names the evidence of the table's Claim, for messages.
+func (p Protocols) Claim() Evidence {
+	for _, c := range SortedKeys(p.Owners) {
 		return p.Owners[c]
 	}
 	switch {
@@ -671,13 +678,13 @@ func (p Protocols) claim() Evidence {
 }
 
 // Of returns the fences the module shows on table.
-func (f *Fences) Of(cfg *Config, table string) Protocols {
+func (f *Fences) Of(k *Known, table string) Protocols {
 	if f == nil {
 		return Protocols{}
 	}
-	u := f.tables[table]
+	u := f.Tables[table]
 	if u == nil {
-		return f.declared(cfg, table, Protocols{})
+		return f.declared(k, table, Protocols{})
 	}
 	if p, ok := f.of[table]; ok {
 		return p
@@ -685,27 +692,27 @@ func (f *Fences) Of(cfg *Config, table string) Protocols {
 	if f.of == nil {
 		f.of = map[string]Protocols{}
 	}
-	p := f.declared(cfg, table, f.protocols(cfg, u))
+	p := f.declared(k, table, f.protocols(k, u))
 	f.of[table] = p
 	return p
 }
 
-func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
+func (f *Fences) protocols(k *Known, u *Usage) Protocols {
 	p := Protocols{CAS: map[string]Evidence{}, Owners: map[string]Evidence{}, State: map[string]Evidence{}, Advisory: u.advisory}
 	// A SKIP LOCKED lock is a claim when the rows it picks are moved to
 	// another state (state = 'available' set to 'running'), in the same
 	// statement or another: a lock taken only as a mutex claims nothing,
 	// nor one whose rows are only marked (to_delete = true), which leaves
 	// no holder once the transaction ends.
-	if u.skip.Does != "" && (u.skipSets || slices.ContainsFunc(sortedKeys(u.skipBy), func(c string) bool { return u.written[c] && !u.keys[c] && !u.flags[c] })) {
+	if u.skip.Does != "" && (u.skipSets || slices.ContainsFunc(SortedKeys(u.skipBy), func(c string) bool { return u.written[c] && !u.keys[c] && !u.flags[c] })) {
 		p.Skip = u.skip
 	}
 	state := func(c string) bool { return !u.keys[c] && !u.lookup[c] }
-	for _, c := range sortedKeys(u.cas) {
+	for _, c := range SortedKeys(u.CAS) {
 		if !state(c) || u.flags[c] {
 			continue
 		}
-		for _, g := range u.cas[c] {
+		for _, g := range u.CAS[c] {
 			// Where the schema names the keys, a compare-and-swap pins
 			// one: by a parent's id alone (WHERE user_id = $2 AND status
 			// = $3) it is a bulk transition. So it is where other writes
@@ -717,7 +724,7 @@ func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
 			}
 		}
 	}
-	for _, c := range sortedKeys(u.holders) {
+	for _, c := range SortedKeys(u.Holders) {
 		// An owner: a claim sets it, holders compare it. A version a
 		// write compares beside the key is no owner, nor a tenant's id,
 		// a flag or a soft-delete mark.
@@ -725,14 +732,14 @@ func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
 			p.Owners[c] = claims[0]
 		}
 	}
-	for _, c := range sortedKeys(u.expiry) {
+	for _, c := range SortedKeys(u.expiry) {
 		if len(u.claims[c]) > 0 || len(p.Owners) > 0 {
 			p.Expiry = append(p.Expiry, c)
 		}
 	}
 	if len(u.leases) > 0 {
 		l := u.leases[0]
-		if lt := f.tables[l.table]; l.timed || lt != nil && slices.ContainsFunc(l.owners, func(c string) bool { return len(lt.holders[c]) > 0 && len(lt.claims[c]) > 0 }) {
+		if lt := f.Tables[l.table]; l.timed || lt != nil && slices.ContainsFunc(l.owners, func(c string) bool { return len(lt.Holders[c]) > 0 && len(lt.claims[c]) > 0 }) {
 			p.Lease = &Lease{Evidence: l.Evidence, Table: l.table, Owners: l.owners, Timed: l.timed}
 		}
 	}
@@ -754,7 +761,7 @@ func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
 		for owner := range p.Owners {
 			for _, c := range u.guarded[owner] {
 				if _, ok := protects[c]; !ok {
-					protects[c] = p.claim()
+					protects[c] = p.Claim()
 				}
 			}
 		}
@@ -770,7 +777,7 @@ func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
 			// lease's time, the due time work is picked by), not a
 			// timestamp every write of the row refreshes (updated_at)
 			// unless reads look rows up by its value.
-			if state(c) && !u.flags[c] && (u.states[c] || u.expiry[c] || f.filtered[c]) && !(u.bookkeeping(c) && !f.stated[c]) {
+			if state(c) && !u.flags[c] && (u.states[c] || u.expiry[c] || f.Filtered[c]) && !(u.bookkeeping(c) && !f.stated[c]) {
 				p.State[c] = e
 			}
 		}
@@ -791,8 +798,8 @@ func (f *Fences) protocols(cfg *Config, u *usage) Protocols {
 // declared adds what .dsqllint.yaml declares of table: the fences of a
 // coordination the code does not show (an external mutex, a single
 // scheduler).
-func (f *Fences) declared(cfg *Config, table string, p Protocols) Protocols {
-	for _, d := range cfg.Coordination {
+func (f *Fences) declared(k *Known, table string, p Protocols) Protocols {
+	for _, d := range k.Coordination {
 		if d.Table != table {
 			continue
 		}
@@ -829,7 +836,7 @@ func timeColumn(t *catalog.Table, name string) bool {
 	return false
 }
 
-func sortedKeys[V any](m map[string]V) []string {
+func SortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -838,8 +845,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// comparison reports an operator that compares a column with a value.
-func comparison(op sqlparse.Op) bool {
+// Comparison reports an operator that compares a column with a value.
+func Comparison(op sqlparse.Op) bool {
 	switch op {
 	case sqlparse.OpEq, sqlparse.OpNe, sqlparse.OpLt, sqlparse.OpLe, sqlparse.OpGt, sqlparse.OpGe,
 		sqlparse.OpIn, sqlparse.OpNotIn, sqlparse.OpIsNull, sqlparse.OpIsNotNull, sqlparse.OpDistinct:
@@ -848,11 +855,11 @@ func comparison(op sqlparse.Op) bool {
 	return false
 }
 
-func assigns(w *sqlparse.Write, col string) bool { return assignOf(w, col) != nil }
+func Assigns(w *sqlparse.Write, col string) bool { return assignOf(w, col) != nil }
 
-// keyColumns returns the columns w's WHERE pins by equality with a value
+// KeyColumns returns the columns w's WHERE pins by equality with a value
 // from the caller: the row's key as far as the statement tells.
-func keyColumns(conds []sqlparse.Cond) []string {
+func KeyColumns(conds []sqlparse.Cond) []string {
 	var keys []string
 	for _, c := range conds {
 		if c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && c.Column != "" && !c.InSubquery {
@@ -871,7 +878,7 @@ func LockKeys(l *sqlparse.Lock) (table string, keys []string, ok bool) {
 	if l.Strength != sqlparse.ForUpdate && l.Strength != sqlparse.ForNoKeyUpdate || l.Select == nil || len(l.Select.Tables) != 1 || l.Select.Tables[0].Unknown() {
 		return "", nil, false
 	}
-	return l.Select.Tables[0].Name, keyColumns(l.Select.Where), true
+	return l.Select.Tables[0].Name, KeyColumns(l.Select.Where), true
 }
 
 // WriteKeys describes an UPDATE or DELETE for the module stage's
@@ -882,6 +889,59 @@ func WriteKeys(st *sqlparse.Statement) (table string, keys []string, ok bool) {
 	if w == nil || w.Kind == sqlparse.KindInsert || w.Table.Unknown() {
 		return "", nil, false
 	}
-	keys = keyColumns(w.Where)
+	keys = KeyColumns(w.Where)
 	return w.Table.Name, keys, len(keys) > 0
+}
+
+// Known is what the module tells of its tables beyond its statements.
+type Known struct {
+	// Schema is the project's schema (catalog package), nil when none was
+	// found: the locking rules then judge by column names alone.
+	Schema *catalog.Catalog
+	// Coordination are the tables .dsqllint.yaml declares coordinated by
+	// what the code cannot show (an external mutex, a single scheduler).
+	Coordination []Coordination
+}
+
+// Coordination declares a table's fences: the columns writers must
+// compare, since something outside the code keeps them apart today.
+type Coordination struct {
+	Table   string
+	Version []string // compare-and-set by every writer
+	Owner   []string // the holder's, compared by every writer
+	State   []string // the state a holder's claim protects
+	Why     string   // what guards it now ("a Redis mutex")
+	Where   string   // the declaration, ".dsqllint.yaml:12"
+}
+
+// Table returns the schema's Table for a statement's Table, or nil.
+func (k *Known) Table(t sqlparse.Table) *catalog.Table {
+	if k.Schema == nil || t.Unknown() {
+		return nil
+	}
+	return k.Schema.Table(t.Schema, t.Name)
+}
+
+func ContainsAll(set, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(set, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// ExcludesOnly reports an operator that rules values out rather than
+// expecting one.
+func ExcludesOnly(op sqlparse.Op) bool {
+	return op == sqlparse.OpNe || op == sqlparse.OpNotIn || op == sqlparse.OpDistinct || op == sqlparse.OpIsNotNull
+}
+
+
+// Usage returns a table's record, or nil.
+func (f *Fences) Usage(table string) *Usage {
+	if f == nil {
+		return nil
+	}
+	return f.Tables[table]
 }
