@@ -937,7 +937,6 @@ func ExcludesOnly(op sqlparse.Op) bool {
 	return op == sqlparse.OpNe || op == sqlparse.OpNotIn || op == sqlparse.OpDistinct || op == sqlparse.OpIsNotNull
 }
 
-
 // Usage returns a table's record, or nil.
 func (f *Fences) Usage(table string) *Usage {
 	if f == nil {
