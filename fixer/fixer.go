@@ -8,31 +8,12 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/dsqllint/dsqllint/rules"
+	"github.com/dsqllint/dsqllint/sqltext"
 )
-
-// Kind is how a literal spells its bytes.
-type Kind uint8
-
-const (
-	Interpreted Kind = iota // "..." with escapes
-	Raw                     // `...`, carriage returns dropped
-	File                    // a .sql file: bytes as they are
-)
-
-// Literal is one stretch of source whose bytes make up SQL text[Start:End].
-type Literal struct {
-	Kind       Kind
-	Start, End int
-	// Pos is the source position Offs are relative to.
-	Pos token.Pos
-	// Offs[i] is the source offset, from Pos, of text byte Start+i; it has
-	// one more element for End. Nil means byte for byte from Pos.
-	Offs []int
-}
 
 // Source finds the literal holding a range of SQL text.
 type Source interface {
-	Literal(start, end int) (Literal, bool)
+	Literal(start, end int) (sqltext.Literal, bool)
 }
 
 // SuggestedFix maps fix onto the source, or reports false when any of its
@@ -52,28 +33,21 @@ func SuggestedFix(src Source, fix *rules.Fix) (analysis.SuggestedFix, bool) {
 			return analysis.SuggestedFix{}, false
 		}
 		sf.TextEdits = append(sf.TextEdits, analysis.TextEdit{
-			Pos:     lit.Pos + token.Pos(lit.offset(e.Span.Start)),
-			End:     lit.Pos + token.Pos(lit.offset(e.Span.End)),
+			Pos:     lit.Pos + token.Pos(lit.Offset(e.Span.Start)),
+			End:     lit.Pos + token.Pos(lit.Offset(e.Span.End)),
 			NewText: []byte(newText),
 		})
 	}
 	return sf, true
 }
 
-func (l Literal) offset(textOff int) int {
-	if l.Offs == nil {
-		return textOff - l.Start
-	}
-	return l.Offs[textOff-l.Start]
-}
-
 // spell writes s as it must appear inside a literal of kind k.
-func spell(k Kind, s string) (string, bool) {
+func spell(k sqltext.Kind, s string) (string, bool) {
 	switch k {
-	case Interpreted:
+	case sqltext.Interpreted:
 		q := strconv.Quote(s)
 		return q[1 : len(q)-1], true
-	case Raw:
+	case sqltext.Raw:
 		return s, !strings.ContainsAny(s, "`\r")
 	}
 	return s, true

@@ -6,26 +6,27 @@ import (
 
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
+	"github.com/dsqllint/dsqllint/sqltext"
 )
 
-type source []Literal
+type source []sqltext.Literal
 
-func (s source) Literal(start, end int) (Literal, bool) {
+func (s source) Literal(start, end int) (sqltext.Literal, bool) {
 	for _, l := range s {
 		if start >= l.Start && end <= l.End {
 			return l, true
 		}
 	}
-	return Literal{}, false
+	return sqltext.Literal{}, false
 }
 
 func TestSuggestedFixSpelling(t *testing.T) {
 	fix := &rules.Fix{Message: "m", Edits: []rules.Edit{{Span: sqlparse.Span{Start: 2, End: 4}, New: "a\"b\n"}}}
-	sf, ok := SuggestedFix(source{{Kind: Interpreted, Start: 0, End: 10, Pos: 100, Offs: []int{1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12}}}, fix)
+	sf, ok := SuggestedFix(source{{Kind: sqltext.Interpreted, Start: 0, End: 10, Pos: 100, Offs: []int{1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12}}}, fix)
 	if !ok || len(sf.TextEdits) != 1 || string(sf.TextEdits[0].NewText) != `a\"b\n` || sf.TextEdits[0].Pos != 103 || sf.TextEdits[0].End != 106 {
 		t.Errorf("interpreted: %+v %v", sf, ok)
 	}
-	if _, ok := SuggestedFix(source{{Kind: Raw, Start: 0, End: 10, Pos: 100}}, &rules.Fix{Edits: []rules.Edit{{Span: sqlparse.Span{Start: 1, End: 2}, New: "`"}}}); ok {
+	if _, ok := SuggestedFix(source{{Kind: sqltext.Raw, Start: 0, End: 10, Pos: 100}}, &rules.Fix{Edits: []rules.Edit{{Span: sqlparse.Span{Start: 1, End: 2}, New: "`"}}}); ok {
 		t.Error("a backquote cannot be spelled in a raw string")
 	}
 	if _, ok := SuggestedFix(source{{Start: 0, End: 5}, {Start: 5, End: 9}}, &rules.Fix{Edits: []rules.Edit{{Span: sqlparse.Span{Start: 3, End: 7}}}}); ok {

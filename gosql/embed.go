@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dsqllint/dsqllint/fixer"
 	"github.com/dsqllint/dsqllint/sqltext"
 )
 
@@ -106,7 +105,7 @@ func FileText(fset *token.FileSet, name string, data []byte) *sqltext.Text {
 	tf.SetLinesForContent(data)
 	return &sqltext.Text{
 		SQL:    string(data),
-		Pieces: []sqltext.Piece{{Start: 0, End: len(data), Pos: tf.Pos(0), EndPos: tf.Pos(len(data)), Kind: fixer.File}},
+		Pieces: []sqltext.Piece{{Start: 0, End: len(data), Pos: tf.Pos(0), EndPos: tf.Pos(len(data)), Kind: sqltext.File}},
 		Known:  true,
 	}
 }

@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/dsqllint/dsqllint/fixer"
 )
 
 // Text is a candidate SQL text and the map from its bytes back to source.
@@ -54,7 +52,7 @@ type Piece struct {
 	Pos, EndPos token.Pos
 	offs        []int
 	Opaque      bool
-	Kind        fixer.Kind
+	Kind        Kind
 	// Expr is the expression an opaque piece stands for, when it is one.
 	Expr ast.Expr
 }
@@ -94,13 +92,13 @@ func (t *Text) Pos(off int, end bool) token.Pos {
 
 // Literal returns the one literal piece covering SQL[start:end], if any:
 // the place an exact edit of that range can be made.
-func (t *Text) Literal(start, end int) (fixer.Literal, bool) {
+func (t *Text) Literal(start, end int) (Literal, bool) {
 	for _, p := range t.Pieces {
 		if start >= p.Start && end <= p.End && !p.Opaque {
-			return fixer.Literal{Kind: p.Kind, Start: p.Start, End: p.End, Pos: p.Pos, Offs: p.offs}, true
+			return Literal{Kind: p.Kind, Start: p.Start, End: p.End, Pos: p.Pos, Offs: p.offs}, true
 		}
 	}
-	return fixer.Literal{}, false
+	return Literal{}, false
 }
 
 // Builder assembles a Text from consecutive pieces. A text of one
@@ -133,9 +131,9 @@ func (b *Builder) Literal(lit *ast.BasicLit) bool {
 		return false
 	}
 	start := b.add(val)
-	kind := fixer.Interpreted
+	kind := Interpreted
 	if lit.Value[0] == '`' {
-		kind = fixer.Raw
+		kind = Raw
 	}
 	pos := lit.Pos()
 	if offs == nil {
