@@ -1,7 +1,8 @@
-// Package modconf says what configuration is in force for a package: the
-// defaults, its module's .dsqllint.yaml, the flags given on the command
-// line (or as golangci-lint settings), and the module's schema and sqlc
-// configuration, found and replayed once per module root.
+// Package modconf says what is in force for a package: the defaults, its
+// module's .dsqllint.yaml, the flags given on the command line (or as
+// golangci-lint settings), and the module's schema and sqlc configuration,
+// found and replayed once per module root; and which packages outside
+// those linted are looked at at all (Library, Helper).
 package modconf
 
 import (
