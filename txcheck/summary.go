@@ -69,8 +69,11 @@ func (c *checker) summarize(scripts map[*sqltext.Text]*sqlparse.Script, parsed [
 	}
 	if !c.DB && len(c.outCalls) == 0 {
 		// Neither a database nor another package of the module in sight
-		// (most of the standard library): only the lock texts it holds.
+		// (most of the standard library): only the lock texts it holds,
+		// and its retry helpers and predicates (a retry package that
+		// checks for 40001 by the error's text imports no driver).
 		c.summarizeLocks(s, scripts, parsed, nil, nil)
+		c.summarizeRetries(s)
 		return s
 	}
 	begins, scopes := c.summarizeBegins(s)

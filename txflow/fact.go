@@ -3,12 +3,12 @@ package txflow
 import (
 	"bytes"
 	"encoding/gob"
-	"fmt"
 	"go/token"
 	"maps"
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -55,7 +55,11 @@ func (f *Fact) String() string {
 	if f.s == nil {
 		return "txflow()"
 	}
-	return fmt.Sprintf("txflow(%d packages)", len(f.s.sums))
+	parts := make([]string, len(f.s.sums))
+	for i, s := range f.s.sums {
+		parts[i] = s.String()
+	}
+	return "txflow(" + strings.Join(parts, "; ") + ")"
 }
 
 // Summaries returns the summaries the fact carries, their positions in

@@ -3,6 +3,8 @@ package txflow
 import (
 	"fmt"
 	"go/token"
+	"path"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -334,6 +336,37 @@ func (s *Summary) SetFences(f *fencing.Fences) { s.fences = f }
 
 // ParamKey names the function a function-typed parameter holds.
 func ParamKey(fn string, i int) string { return fmt.Sprintf("%s#%d", fn, i) }
+
+// String lists what the summary holds, by kind, for tests and debugging:
+// "store{stmts:1 locks:1 runs:1}".
+func (s *Summary) String() string {
+	var b strings.Builder
+	b.WriteString(path.Base(s.Pkg) + "{")
+	sep := ""
+	add := func(name string, n int) {
+		if n > 0 {
+			fmt.Fprintf(&b, "%s%s:%d", sep, name, n)
+			sep = " "
+		}
+	}
+	add("stmts", len(s.Stmts))
+	add("passes", len(s.Passes))
+	add("begins", len(s.Begins))
+	add("repeatable", len(s.Repeatable))
+	add("returns", len(s.Returns))
+	add("closures", len(s.Closures))
+	add("impls", len(s.Impls))
+	add("calls", len(s.Calls))
+	add("retries", len(s.Retries))
+	add("predicates", len(s.Predicates))
+	add("loops", len(s.Loops))
+	add("locks", len(s.Locks))
+	add("runs", len(s.Runs))
+	add("casresults", len(s.CASResults))
+	add("drops", len(s.Drops))
+	b.WriteString("}")
+	return b.String()
+}
 
 // Empty reports a summary that tells the join nothing: no statement,
 // call, transaction, retry or lock of the module's. Method sets alone
