@@ -87,6 +87,9 @@ func join(fset *token.FileSet, sums []*Summary, home string) *Module {
 			m.sums = append(m.sums, s)
 		}
 	}
+	// In the order of their packages' paths, whatever order a driver
+	// finished them in: the same module gives the same findings.
+	slices.SortStableFunc(m.sums, func(a, b *Summary) int { return strings.Compare(a.Pkg, b.Pkg) })
 	for _, s := range m.sums {
 		for _, r := range s.Returns {
 			m.returns[result{r.Func, r.Result}] = r
@@ -124,7 +127,9 @@ func join(fset *token.FileSet, sums []*Summary, home string) *Module {
 		s := byPkg[f.Pkg]
 		return s != nil && s.Excluded != nil && s.Excluded(f.Pos, f.Category)
 	})
-	sort.Slice(m.findings, func(i, j int) bool { return m.findings[i].Pos < m.findings[j].Pos })
+	sort.Slice(m.findings, func(i, j int) bool {
+		return positionLess(fset.Position(m.findings[i].Pos), fset.Position(m.findings[j].Pos))
+	})
 	return m
 }
 

@@ -75,3 +75,47 @@ func TestJoin(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinOrder: where several unretried transactions run the same lock,
+// the finding names the first by file and line, whatever order the files
+// were parsed in (token.Pos follows it, and parallel loading changes it)
+// and whatever order the summaries come in.
+func TestJoinOrder(t *testing.T) {
+	for _, bFirst := range []bool{false, true} {
+		fset := token.NewFileSet()
+		add := func(name string) *token.File {
+			f := fset.AddFile(name, -1, 1000)
+			f.SetLines([]int{0, 100, 200, 300, 400, 500})
+			return f
+		}
+		var a, b *token.File
+		if bFirst {
+			b, a = add("b/b.go"), add("a/a.go")
+		} else {
+			a, b = add("a/a.go"), add("b/b.go")
+		}
+		store := add("store/store.go")
+		lock := store.Pos(210)
+		storeSum := &Summary{Pkg: "example.com/store", Enabled: true,
+			Locks: []LockSite{{Pos: lock, End: lock + 10, What: "SELECT ... FOR UPDATE"}},
+			Runs:  []LockRun{{Sites: []token.Pos{lock}, Func: "example.com/store.Lock", Param: 1, Begin: -1, Pos: lock}},
+		}
+		service := func(pkg string, f *token.File) *Summary {
+			fn := "example.com/" + pkg + ".Handle"
+			return &Summary{Pkg: "example.com/" + pkg, Enabled: true,
+				Begins: []Begin{{Func: fn, Pos: f.Pos(110)}},
+				Passes: []Pass{{From: fn, Param: NoHandle, Begin: 0, Callee: "example.com/store.Lock", Arg: 1, Pos: f.Pos(220)}},
+				Calls:  []Call{{From: fn, Callee: "example.com/store.Lock", Pos: f.Pos(220)}},
+			}
+		}
+		for _, sums := range [][]*Summary{
+			{storeSum, service("a", a), service("b", b)},
+			{service("b", b), storeSum, service("a", a)},
+		} {
+			fs := Join(fset, sums).Findings()
+			if len(fs) != 1 || !strings.Contains(fs[0].Message, "begun at a.go:2") {
+				t.Errorf("b parsed first %v, summaries from %s: %+v", bFirst, sums[0].Pkg, fs)
+			}
+		}
+	}
+}

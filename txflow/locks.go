@@ -259,7 +259,7 @@ func (g *lockGraph) incoming(fn string) []edge {
 		}
 	}
 	handedOn(fn, nil, map[string]bool{})
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
+	sort.SliceStable(out, func(i, j int) bool { return g.before(out[i].Pos, out[j].Pos) })
 	g.incomingOf[fn] = out
 	return out
 }
@@ -341,7 +341,7 @@ func (g *lockGraph) unretriedFuncs() map[string]bool {
 		}
 	}
 	for _, es := range g.entries {
-		sort.SliceStable(es, func(i, j int) bool { return es[i].pos < es[j].pos })
+		sort.SliceStable(es, func(i, j int) bool { return g.before(es[i].pos, es[j].pos) })
 	}
 	un := map[string]bool{}
 	var queue []string
@@ -697,7 +697,7 @@ func (g *lockGraph) judgeSites() ([]Finding, []Decision) {
 			}
 		}
 	}
-	sort.Slice(order, func(i, j int) bool { return order[i].Pos < order[j].Pos })
+	sort.Slice(order, func(i, j int) bool { return g.before(order[i].Pos, order[j].Pos) })
 	noRetry := !g.open && len(g.retries) == 0
 	var findings []Finding
 	var decisions []Decision
@@ -854,7 +854,35 @@ func (g *lockGraph) worse(a, b verdict, file string) bool {
 	here := func(v verdict) bool {
 		return v.begin != nil && g.fset.Position(v.begin.Pos).Filename == file
 	}
-	return here(a) && !here(b)
+	if here(a) != here(b) {
+		return here(a)
+	}
+	// Otherwise the first in source order, whatever order the packages
+	// were joined in: the same finding names the same way every run.
+	at := func(v verdict) token.Position {
+		switch {
+		case v.begin != nil:
+			return g.fset.Position(v.begin.Pos)
+		case len(v.path) > 0:
+			return g.fset.Position(v.path[len(v.path)-1].pos)
+		}
+		return token.Position{Filename: v.root}
+	}
+	return positionLess(at(a), at(b))
+}
+
+// before orders positions by file name, then offset: token.Pos orders
+// files as they were parsed, which parallel loading changes from run to
+// run, and the walk of the graph, memoised, depends on the order.
+func (g *lockGraph) before(a, b token.Pos) bool {
+	return positionLess(g.fset.Position(a), g.fset.Position(b))
+}
+
+func positionLess(a, b token.Position) bool {
+	if a.Filename != b.Filename {
+		return a.Filename < b.Filename
+	}
+	return a.Offset < b.Offset
 }
 
 // lockDiagnostic is DSQL005 at a lock site, naming the way it runs
@@ -966,7 +994,7 @@ func (g *lockGraph) nearestRetries(pos token.Pos, n int) []Retry {
 		if di != dj {
 			return di
 		}
-		return rs[i].Pos < rs[j].Pos
+		return g.before(rs[i].Pos, rs[j].Pos)
 	})
 	return rs[:min(n, len(rs))]
 }
