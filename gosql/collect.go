@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -122,7 +123,12 @@ func (c *Package) Collect() []*sqltext.Text {
 						}
 					}
 				}
-				c.FlowSites = append(c.FlowSites, flowSite{n, at, fn, key, ok})
+				if !ok || !std(fn.Pkg().Path()) || DbPackages[fn.Pkg().Path()] || takesFunc(info, n) {
+					// A call of the standard library that is no database
+					// call and is handed no function runs no transaction:
+					// the flow never reads it.
+					c.FlowSites = append(c.FlowSites, flowSite{n, at, fn, key, ok})
+				}
 				if arg != nil {
 					t := c.textOf(arg)
 					if t != nil {
@@ -498,4 +504,32 @@ func (c *Package) FieldFuncs() map[*types.Var][]*types.Func {
 		})
 	}
 	return c.fields
+}
+
+// std reports a package of the standard library, by its first path
+// element: a GOPATH package's path has no dot either.
+func std(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return stdRoots[first]
+}
+
+var stdRoots = map[string]bool{}
+
+func init() {
+	for _, r := range strings.Fields(`archive bufio bytes cmp compress container context crypto database debug
+		embed encoding errors expvar flag fmt go hash html image index internal io iter log maps math mime net
+		os path reflect regexp runtime slices sort strconv strings structs sync syscall testing text time
+		unicode unique unsafe weak`) {
+		stdRoots[r] = true
+	}
+}
+
+// takesFunc reports a call with an argument of function type.
+func takesFunc(info *types.Info, call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if _, ok := info.TypeOf(a).(*types.Signature); ok {
+			return true
+		}
+	}
+	return false
 }
