@@ -119,3 +119,34 @@ func TestJoinOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinWorstWay: of the unretried ways into a lock, the finding names
+// a Begin before a function no call shows, whichever is met first.
+func TestJoinWorstWay(t *testing.T) {
+	fset := token.NewFileSet()
+	add := func(name string) *token.File {
+		f := fset.AddFile(name, -1, 1000)
+		f.SetLines([]int{0, 100, 200, 300, 400, 500})
+		return f
+	}
+	a, b, store := add("a/a.go"), add("b/b.go"), add("store/store.go")
+	lock := store.Pos(210)
+	storeSum := &Summary{Pkg: "example.com/store", Enabled: true,
+		Locks: []LockSite{{Pos: lock, End: lock + 10, What: "SELECT ... FOR UPDATE"}},
+		Runs:  []LockRun{{Sites: []token.Pos{lock}, Func: "example.com/store.Lock", Param: 1, Begin: -1, Pos: lock}},
+	}
+	// a hands on the transaction it is handed; no call in view hands it one.
+	aSum := &Summary{Pkg: "example.com/a", Enabled: true,
+		Passes: []Pass{{From: "example.com/a.Handle", Param: 1, Begin: -1, Callee: "example.com/store.Lock", Arg: 1, Pos: a.Pos(220)}},
+		Calls:  []Call{{From: "example.com/a.Handle", Callee: "example.com/store.Lock", Pos: a.Pos(220)}},
+	}
+	bSum := &Summary{Pkg: "example.com/b", Enabled: true,
+		Begins: []Begin{{Func: "example.com/b.Handle", Pos: b.Pos(110)}},
+		Passes: []Pass{{From: "example.com/b.Handle", Param: NoHandle, Begin: 0, Callee: "example.com/store.Lock", Arg: 1, Pos: b.Pos(220)}},
+		Calls:  []Call{{From: "example.com/b.Handle", Callee: "example.com/store.Lock", Pos: b.Pos(220)}},
+	}
+	fs := Join(fset, []*Summary{storeSum, aSum, bSum}).Findings()
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, "begun at b.go:2") {
+		t.Errorf("%+v", fs)
+	}
+}

@@ -590,16 +590,23 @@ func (g *lockGraph) covered(fn string, h handle, ctx bool, pins []Pin, depth int
 			if v.via == token.NoPos && e.sum != nil && g.reportsIn(e.sum) {
 				v.via, v.viaSum = e.Pos, e.sum
 			}
+			// Of the unretried ways in, the worst (a Begin before a root
+			// no call shows), as judgeSites ranks the runs: which is met
+			// first must not decide what the finding names.
 			if g.standsIn(v) == nil {
-				if elsewhere == nil {
+				if elsewhere == nil || g.worse(v, *elsewhere, "") {
 					elsewhere = &v
 				}
 				continue // a way in that stands where findings are reported is the one to report
 			}
-			out = v
-			break
+			if out.ok || g.worse(v, out, "") {
+				out = v
+			}
+			continue
 		}
-		out.trace = append(out.trace, v.trace...)
+		if out.ok {
+			out.trace = append(out.trace, v.trace...)
+		}
 	}
 	if out.ok && elsewhere != nil {
 		out = *elsewhere
@@ -836,7 +843,7 @@ func (g *lockGraph) worse(a, b verdict, file string) bool {
 			return 0
 		case v.pool:
 			return 1
-		case v.root != "":
+		case v.root != "" && (v.end == nil || !TestSupport(v.end.Pkg)):
 			return 2
 		case v.untraced:
 			return 3
