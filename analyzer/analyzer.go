@@ -9,14 +9,12 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/dsqllint/dsqllint/catalog"
 	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/fixer"
 	"github.com/dsqllint/dsqllint/gosql"
 	"github.com/dsqllint/dsqllint/modconf"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
-	"github.com/dsqllint/dsqllint/sqltext"
 	"github.com/dsqllint/dsqllint/txcheck"
 	"github.com/dsqllint/dsqllint/txflow"
 )
@@ -124,24 +122,8 @@ func run(s *modconf.Settings, sites, tx *analysis.Analyzer, pass *analysis.Pass)
 
 func (c *linter) lint(parsed []*gosql.Parsed) {
 	cfg := c.Settings.Cfg
-	fences := fencing.NewFences()
+	fences := c.tx.Summary.Fences()
 	sqlFileCfg := cfg.ForSQLFile()
-	if local := c.goSchema(parsed); local != nil {
-		fences.UseKeysOf(local)
-	}
-	// Generated texts are learned last: the evidence cited is the query
-	// file sqlc read. What runs once (a migration, a test's setup) shows
-	// no contention.
-	for _, generated := range []bool{false, true} {
-		for _, p := range parsed {
-			if p.Text.Generated != generated || c.Once(p.Text) {
-				continue
-			}
-			for _, st := range p.Script.Stmts {
-				c.learn(fences, p.Text, st)
-			}
-		}
-	}
 	// A literal clause is also a text of its own when a builder's rendering
 	// holds it (squirrel's Suffix("FOR SHARE")): one finding at its place.
 	type reported struct {
@@ -200,7 +182,6 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 	c.reportDirectives(parsed)
 	// The module stage judges the writes again with what every package
 	// tells about fencing.
-	c.tx.Summary.SetFences(fences)
 	c.tx.Summary.Writes = func(module *fencing.Fences, traced func(stmt token.Pos) (rules.TxView, bool)) []txflow.WriteVerdict {
 		clear(seen)
 		var out []txflow.WriteVerdict
@@ -221,32 +202,6 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 		}
 		return out
 	}
-}
-
-// goSchema returns the tables the package's Go strings create (dendrite's
-// `const schema = "CREATE TABLE ..."`, a Go migration's DDL), nil when
-// none does.
-func (c *linter) goSchema(parsed []*gosql.Parsed) *catalog.Catalog {
-	var cat *catalog.Catalog
-	for _, p := range parsed {
-		if p.Text.Node == nil || !slices.ContainsFunc(p.Script.Stmts, func(st *sqlparse.Statement) bool { return st.Create != nil }) {
-			continue
-		}
-		if cat == nil {
-			cat = catalog.New()
-		}
-		cat.Apply(c.Pass.Fset.Position(p.Text.Pos(0, false)).Filename, p.Script)
-	}
-	return cat
-}
-
-// learn records what st, of text t, shows of contention.
-func (c *linter) learn(fences *fencing.Fences, t *sqltext.Text, st *sqlparse.Statement) {
-	at := ""
-	if st.Write != nil || len(st.Locks) > 0 || len(st.Reads) > 0 {
-		at = c.Where(t.Pos(st.Span.Start, false))
-	}
-	fences.Learn(&c.Settings.Cfg.Known, st, at)
 }
 
 // safeCheck runs the rules; a rule that panics on this SQL becomes an

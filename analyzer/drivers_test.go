@@ -68,7 +68,7 @@ func TestDriversAgree(t *testing.T) {
 		root      = "a lock on the transaction an exported function is handed, which no package calls: only the whole module shows no caller retries"
 		noRetry   = "nothing in the module retries on 40001: only the whole module shows it, and then every lock, followed or not, is reported"
 		crossImpl = "an interface implemented, or decorated with a retry, in a package that does not import the caller's: facts travel along imports only"
-		fences    = "DSQL003's fences are learned from every package by the module stage; a package judges its writes with its own"
+		fences    = "DSQL003's fences are learned from every package by the module stage; a package judges its writes with its own and those its imports carry"
 		exported  = "a statement on a pool in an exported function: a package alone cannot see that its callers retry"
 		untraced  = "a transaction kept where the package cannot trace it: the module stage reports it, one package at a time it is not judged"
 	)

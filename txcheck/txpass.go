@@ -188,6 +188,7 @@ func runTx(sites *analysis.Analyzer, pass *analysis.Pass) (res *Result) {
 	c.flow(p.Scripts)
 	priors := c.txPriors(p.Parsed)
 	c.summary = c.summarize(p.Scripts, p.Parsed)
+	c.summary.SetFences(c.learnFences(p.Parsed))
 	res.Summary = c.summary
 	res.TxView = func(t *sqltext.Text) func(int) rules.TxView { return c.txView(priors, t) }
 	if !p.Settings.ModuleStage && pass.Pkg != nil {

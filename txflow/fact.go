@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/dsqllint/dsqllint/fencing"
 )
 
 // Fact is the package fact that carries transaction summaries along
@@ -76,12 +78,14 @@ func (f *Fact) Summaries(fset *token.FileSet) []*Summary {
 	return f.s.sums
 }
 
-// wireFact is what a Fact sends: its summaries' positions and plain data. The
-// fences, the write judge and the fixes stay with the package that made
-// them: another process can use none of them.
+// wireFact is what a Fact sends: its summaries' positions and plain data,
+// and each summary's fences (Fences[i] is Sums[i]'s, nil for none). The
+// write judge and the fixes stay with the package that made them: another
+// process can use neither.
 type wireFact struct {
-	Files []factFile
-	Sums  []*Summary
+	Files  []factFile
+	Sums   []*Summary
+	Fences []*fencing.Fences
 }
 
 // GobEncode encodes the summaries with the files their positions are in.
@@ -91,6 +95,9 @@ func (f *Fact) GobEncode() ([]byte, error) {
 		// Decoded and not yet resolved: its positions are still the
 		// encoder's, in the files it sent.
 		w.Files, w.Sums = f.s.files, f.s.sums
+		for _, s := range f.s.sums {
+			w.Fences = append(w.Fences, s.fences)
+		}
 	} else if f.s != nil {
 		byFile := map[*token.File]map[token.Pos]bool{}
 		for _, s := range f.s.sums {
@@ -113,6 +120,7 @@ func (f *Fact) GobEncode() ([]byte, error) {
 				}
 			})
 			w.Sums = append(w.Sums, &c)
+			w.Fences = append(w.Fences, s.fences)
 		}
 		for tf, ps := range byFile {
 			ff := factFile{Name: tf.Name()}
@@ -137,6 +145,11 @@ func (f *Fact) GobDecode(data []byte) error {
 	}
 	if w.Files == nil {
 		w.Files = []factFile{}
+	}
+	for i, fs := range w.Fences {
+		if i < len(w.Sums) {
+			w.Sums[i].fences = fs
+		}
 	}
 	f.s = &factState{sums: w.Sums, files: w.Files}
 	return nil

@@ -258,8 +258,17 @@ func (m *Module) unfencedWrites() []Finding {
 			continue // another module's fences guard its own tables
 		}
 		if m.home != "" {
-			if s.Pkg == m.home {
-				fences[s.Module] = s.fences // Merge would take over the imports' fences, which other packages share
+			// The package's fences with those its imports of its module
+			// carry, merged into copies: Merge takes over what it is
+			// given, and other packages share these.
+			if s.Pkg == m.home && s.fences != nil {
+				f := s.fences.Clone()
+				for _, o := range m.sums {
+					if o != s && !o.Foreign && o.Module == s.Module && o.fences != nil {
+						f.Merge(o.fences.Clone())
+					}
+				}
+				fences[s.Module] = f
 			}
 			continue
 		}

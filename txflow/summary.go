@@ -334,6 +334,9 @@ type Pin struct {
 // SetFences records what the package's statements tell about fencing.
 func (s *Summary) SetFences(f *fencing.Fences) { s.fences = f }
 
+// Fences returns what the package's statements tell about fencing.
+func (s *Summary) Fences() *fencing.Fences { return s.fences }
+
 // ParamKey names the function a function-typed parameter holds.
 func ParamKey(fn string, i int) string { return fmt.Sprintf("%s#%d", fn, i) }
 
@@ -369,10 +372,10 @@ func (s *Summary) String() string {
 }
 
 // Empty reports a summary that tells the join nothing: no statement,
-// call, transaction, retry or lock of the module's. Method sets alone
+// call, transaction, retry, lock or fence of the module's. Method sets alone
 // tell nothing: they only connect what other summaries say.
 func (s *Summary) Empty() bool {
-	return len(s.Stmts)+len(s.Passes)+len(s.Begins)+len(s.Repeatable)+len(s.Returns)+len(s.Closures)+
+	return !s.fences.Shows() && len(s.Stmts)+len(s.Passes)+len(s.Begins)+len(s.Repeatable)+len(s.Returns)+len(s.Closures)+
 		len(s.Calls)+len(s.Retries)+len(s.Predicates)+
 		len(s.Loops)+len(s.Locks)+len(s.Runs)+len(s.CASResults)+len(s.Drops) == 0
 }
