@@ -17,7 +17,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// checker is the state of one package's analysis.
+// checker is the state of one package's transaction flow.
 type checker struct {
 	*gosql.Package
 	// fix writes DSQL005's fixes.
