@@ -497,12 +497,22 @@ func migrationScopes(pkg string, files []*ast.File, parsed []*Parsed) (scopes ma
 // Where names a position as evidence is cited: "store/task.go:124",
 // relative to the module root.
 func (c *Package) Where(pos token.Pos) string {
-	p := c.Pass.Fset.Position(pos)
-	name := filepath.Base(p.Filename)
-	if rel, err := filepath.Rel(c.Settings.Root, p.Filename); err == nil && c.Settings.Root != "" && filepath.IsLocal(rel) {
-		name = filepath.ToSlash(rel)
+	tf := c.Pass.Fset.File(pos)
+	if tf == nil {
+		return ""
 	}
-	return name + ":" + strconv.Itoa(p.Line)
+	name, ok := c.cited[tf]
+	if !ok {
+		name = filepath.Base(tf.Name())
+		if rel, err := filepath.Rel(c.Settings.Root, tf.Name()); err == nil && c.Settings.Root != "" && filepath.IsLocal(rel) {
+			name = filepath.ToSlash(rel)
+		}
+		if c.cited == nil {
+			c.cited = map[*token.File]string{}
+		}
+		c.cited[tf] = name // every statement of a file cites it: named once
+	}
+	return name + ":" + strconv.Itoa(tf.Line(pos))
 }
 
 // Package is what the walk of a package finds: its SQL texts, where they
@@ -516,6 +526,8 @@ type Package struct {
 	// Err is our own failure (a recovered panic), reported after the
 	// package's findings.
 	Err error
+	// cited caches how Where names each file.
+	cited map[*token.File]string
 
 	Pass     *analysis.Pass
 	Settings *modconf.Settings
