@@ -300,7 +300,7 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 }
 
 // analyseHelpers analyses, before the packages linted, the packages
-// outside them whose source decides a verdict in them (analyzer.Helper): a
+// outside them whose source decides a verdict in them (modconf.Helper): a
 // retry or transaction helper in a module a replace directive points at,
 // in a library, in a package of the module not named. As go vet does for
 // their facts, their summaries join the module stage's, marked foreign:
