@@ -80,5 +80,6 @@ func run(s *modconf.Settings, pass *analysis.Pass) (p *Package) {
 	}
 	p.Texts = texts
 	p.Parsed = p.Parse(texts)
+	p.sprintfs = nil // read by Parse only (naming holes)
 	return p
 }

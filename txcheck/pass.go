@@ -184,6 +184,7 @@ func runTx(sites *analysis.Analyzer, pass *analysis.Pass) (res *Result) {
 		}
 	}()
 	c.observeSites()
+	p.FlowSites = nil // read once: the drivers keep every package's Result to the end
 	c.noteLockFragments(p.Parsed)
 	c.flow(p.Scripts)
 	priors := c.txPriors(p.Parsed)
