@@ -8,10 +8,10 @@ import (
 	"github.com/dsqllint/dsqllint/modconf"
 )
 
-// TestHelper: which packages outside those linted have their summaries
-// joined — any kept in the repository; of the module cache, those whose
-// source checks for SQLSTATE 40001 (and that a linted package imports,
-// for the CLI), never a driver's SQLSTATE table nor a number in a table.
+// TestHelper: which packages outside those linted, that a linted package
+// imports, have their summaries joined — those whose source checks for
+// SQLSTATE 40001 (in the repository, a predicate named for it too), never
+// a driver's SQLSTATE table nor a number in a table.
 func TestHelper(t *testing.T) {
 	root := t.TempDir()
 	write := func(rel, src string) []string {
@@ -31,7 +31,10 @@ func TestHelper(t *testing.T) {
 		imported bool
 		want     bool
 	}{
-		{"kept in the repository", write("repo/txkit/txkit.go", "package txkit\n"), false, true},
+		{"kept in the repository, a retry helper", write("repo/txkit/txkit.go", retry), true, true},
+		{"kept in the repository, a predicate named for it", write("repo/errs/errs.go", "package errs\n\nfunc IsRetryable(err error) bool { return err != nil }\n"), true, true},
+		{"kept in the repository, none", write("repo/log/log.go", "package log\n"), true, false},
+		{"kept in the repository, not imported", write("repo/txkit2/txkit.go", retry), false, false},
 		{"library retry helper", write("cache/example.com/retry@v1.2.0/retry.go", retry), true, true},
 		{"library retry helper nobody imports", write("cache/example.com/retry2@v1.2.0/retry.go", retry), false, false},
 		{"condition name", write("cache/example.com/pgerr@v1.0.0/e.go", "package e\n\nconst SerializationFailure = \"40001\"\n"), true, true},

@@ -25,32 +25,29 @@ func Library(pass *analysis.Pass) bool {
 	for _, f := range pass.Files {
 		names = append(names, pass.Fset.File(f.Pos()).Name())
 	}
-	return len(names) > 0 && !Helper(names, true)
+	return len(names) > 0 && !inRepository(filepath.Dir(names[0])) && !Helper(names, true)
 }
 
 // Helper reports whether a package outside the packages linted, with Go
-// files names, is one whose summary joins theirs: a package kept in the
-// repository (a module a replace directive or go.work points at, a
-// package of the module not named on the command line), or a package of
-// the module cache or a vendor directory whose source checks for a
-// serialization failure (a company's retry helper). The dsqllint command
-// loads these packages from source, go vet analyses them for their facts;
-// the command reads a library's files only where a linted package
-// imports it (imported), where a trail of the module enters it.
+// files names, that a linted package imports (imported), is one whose
+// summary joins theirs: one whose source checks for a serialization
+// failure — a company's retry helper in the module cache or a vendor
+// directory, or in the repository (a module a replace directive or
+// go.work points at, a package of the module not named on the command
+// line), where a predicate named for it (isRetryable) counts too. The
+// dsqllint command loads these packages from source, go vet analyses
+// them for their facts. Reading the repository's other packages whole
+// would cost a subtree's run (./store/...) the rest of the module: on
+// Temporal's persistence tree, three times the do-nothing analyzer.
 func Helper(names []string, imported bool) bool {
-	if len(names) == 0 {
+	if len(names) == 0 || !imported {
 		return false
 	}
 	dir := filepath.Dir(names[0])
 	if goroot := build.Default.GOROOT; goroot != "" && within(filepath.Join(goroot, "src"), dir) {
 		return false
 	}
-	if !within(modCache(), dir) && !versioned(dir) && !strings.Contains(filepath.ToSlash(dir), "/vendor/") {
-		return true
-	}
-	if !imported {
-		return false
-	}
+	repo := inRepository(dir)
 	checks := false
 	for _, name := range names {
 		data, err := os.ReadFile(name)
@@ -60,9 +57,17 @@ func Helper(names []string, imported bool) bool {
 		if bytes.Contains(data, []byte(`"database/sql/driver"`)) {
 			return false // a driver: its table of SQLSTATEs names 40001, it retries nothing of ours
 		}
-		checks = checks || checksConflictText(data)
+		// The repository's own packages may also leave the check to a
+		// predicate named for it (isRetryable), as its retry loops do.
+		checks = checks || checksConflictText(data) || repo && bytes.Contains(data, []byte("etryable"))
 	}
 	return checks
+}
+
+// inRepository reports a directory of the repository being linted: not
+// the module cache, a module version or a vendor directory.
+func inRepository(dir string) bool {
+	return !within(modCache(), dir) && !versioned(dir) && !strings.Contains(filepath.ToSlash(dir), "/vendor/")
 }
 
 // checksConflictText reports library source that may check for a
