@@ -67,18 +67,19 @@ type linter struct {
 }
 
 func run(s *modconf.Settings, sites, tx *analysis.Analyzer, pass *analysis.Pass) (_ any, err error) {
-	if gosql.Skip(pass) {
-		return (*txflow.Summary)(nil), nil // a dependency loaded from export data, or a library: nothing to carry
-	}
-	ms, err := s.ForPackage(pass)
-	if err != nil {
-		return nil, err
-	}
 	p, _ := pass.ResultOf[sites].(*gosql.Package)
 	res, _ := pass.ResultOf[tx].(*txcheck.Result)
 	if p == nil || res == nil {
+		// Nothing to look at (a dependency loaded from export data, a
+		// library), or the module's settings did not load: say why.
+		if !gosql.Skip(pass) {
+			if _, err := s.ForPackage(pass); err != nil {
+				return nil, err
+			}
+		}
 		return (*txflow.Summary)(nil), nil
 	}
+	ms := p.Settings
 	if ms.File != nil && len(ms.File.Excludes) > 0 {
 		pass = ms.Excluding(pass)
 	}
