@@ -8,15 +8,17 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// files makes a file set with a service and a store file, 1000 bytes of
-// lines of 100 each.
+// files makes a file set with a service and a store file.
 func files() (*token.FileSet, *token.File, *token.File) {
 	fset := token.NewFileSet()
-	svc := fset.AddFile("service/service.go", -1, 1000)
-	svc.SetLines([]int{0, 100, 200, 300, 400, 500})
-	store := fset.AddFile("store/store.go", -1, 1000)
-	store.SetLines([]int{0, 100, 200, 300, 400, 500})
-	return fset, svc, store
+	return fset, addFile(fset, "service/service.go"), addFile(fset, "store/store.go")
+}
+
+// addFile adds a file of 1000 bytes, lines of 100 each.
+func addFile(fset *token.FileSet, name string) *token.File {
+	f := fset.AddFile(name, -1, 1000)
+	f.SetLines([]int{0, 100, 200, 300, 400, 500})
+	return f
 }
 
 // Summaries written by hand: a service begins a transaction and passes it
@@ -83,11 +85,7 @@ func TestJoin(t *testing.T) {
 func TestJoinOrder(t *testing.T) {
 	for _, bFirst := range []bool{false, true} {
 		fset := token.NewFileSet()
-		add := func(name string) *token.File {
-			f := fset.AddFile(name, -1, 1000)
-			f.SetLines([]int{0, 100, 200, 300, 400, 500})
-			return f
-		}
+		add := func(name string) *token.File { return addFile(fset, name) }
 		var a, b *token.File
 		if bFirst {
 			b, a = add("b/b.go"), add("a/a.go")
@@ -124,11 +122,7 @@ func TestJoinOrder(t *testing.T) {
 // a Begin before a function no call shows, whichever is met first.
 func TestJoinWorstWay(t *testing.T) {
 	fset := token.NewFileSet()
-	add := func(name string) *token.File {
-		f := fset.AddFile(name, -1, 1000)
-		f.SetLines([]int{0, 100, 200, 300, 400, 500})
-		return f
-	}
+	add := func(name string) *token.File { return addFile(fset, name) }
 	a, b, store := add("a/a.go"), add("b/b.go"), add("store/store.go")
 	lock := store.Pos(210)
 	storeSum := &Summary{Pkg: "example.com/store", Enabled: true,
