@@ -1,6 +1,11 @@
 package modconf_test
 
 import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"testing"
@@ -53,6 +58,43 @@ func TestHelper(t *testing.T) {
 	for _, c := range cases {
 		if got := modconf.Helper(c.files, c.imported); got != c.want {
 			t.Errorf("%s: Helper = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestHelperCall: which functions of a helper make a linted package that
+// calls them load it.
+func TestHelperCall(t *testing.T) {
+	const src = `package h
+
+import (
+	"context"
+	"database/sql"
+)
+
+type Op interface{ Run(*sql.Tx) error }
+
+func InTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error { return nil }
+func Retry(ctx context.Context, op Op) error                             { return nil }
+func IsRetryable(err error) bool                                         { return false }
+func IsTransient(ctx context.Context, err error) bool                    { return false }
+func Wrap(err error) error                                               { return err }
+func Code(ctx context.Context, err error) string                         { return "" }
+func Timeout(ctx context.Context) int                                    { return 0 }
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "h.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{Importer: importer.Default()}).Check("h", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"InTx": true, "Retry": true, "IsRetryable": true, "IsTransient": true, "Wrap": false, "Code": false, "Timeout": false}
+	for name, w := range want {
+		if got := modconf.HelperCall(pkg.Scope().Lookup(name).(*types.Func)); got != w {
+			t.Errorf("HelperCall(%s) = %v, want %v", name, got, w)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package modconf
 import (
 	"bytes"
 	"go/build"
+	"go/types"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -67,6 +68,38 @@ func Helper(names []string, imported bool) bool {
 
 // inRepository reports a directory of the repository being linted: not
 // the module cache, a module version or a vendor directory.
+// HelperCall reports a function of a helper package (Helper) whose call
+// can decide a verdict in the caller: one handed a function or an
+// operation to run (a retry loop, a transaction helper), or an error
+// predicate (isRetryable(err) bool).
+func HelperCall(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return false
+	}
+	takesErr := false
+	for v := range sig.Params().Variables() {
+		switch t := v.Type().Underlying().(type) {
+		case *types.Signature:
+			return true
+		case *types.Interface:
+			if types.Identical(v.Type(), errorType) {
+				takesErr = true
+			} else if t.NumMethods() > 0 && !isContext(v.Type()) {
+				return true
+			}
+		}
+	}
+	return takesErr && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool])
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+func isContext(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
 func inRepository(dir string) bool {
 	return !within(modCache(), dir) && !versioned(dir) && !strings.Contains(filepath.ToSlash(dir), "/vendor/")
 }

@@ -4,15 +4,20 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/dsqllint/dsqllint/analyzer"
@@ -234,7 +239,9 @@ func report(res *result, outs []output, o options, code int) int {
 // checkPackages loads and analyses Go packages. The graph is returned for
 // tests that compare output with x/tools' own printers.
 func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) (*result, *checker.Graph, int) {
-	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Tests: tests, Fset: token.NewFileSet()}
+	// NeedExportFile costs no more (go list -export runs for the types of
+	// dependencies): analyseHelpers reads a helper's imports from it.
+	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule | packages.NeedExportFile, Tests: tests, Fset: token.NewFileSet()}
 	start := time.Now()
 	pkgs, err := packages.Load(cfg, workspacePatterns(patterns)...)
 	loaded := time.Since(start)
@@ -304,7 +311,7 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 // retry or transaction helper in a module a replace directive points at,
 // in a library, in a package of the module not named. As go vet does for
 // their facts, their summaries join the module stage's, marked foreign:
-// nothing is reported in them. The load shares cfg's file set.
+// nothing is reported in them.
 func analyseHelpers(a *analysis.Analyzer, cfg *packages.Config, pkgs []*packages.Package) []*txflow.Summary {
 	linted, imported := map[string]bool{}, map[string]bool{}
 	for _, p := range pkgs {
@@ -313,20 +320,33 @@ func analyseHelpers(a *analysis.Analyzer, cfg *packages.Config, pkgs []*packages
 			imported[path] = true
 		}
 	}
-	var paths []string
+	candidates := map[string]*packages.Package{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		if !linted[p.PkgPath] && p.Module != nil && !leftOut(p.PkgPath) && modconf.Helper(p.GoFiles, imported[p.PkgPath]) {
-			paths = append(paths, p.PkgPath)
+			candidates[p.PkgPath] = p
 		}
 	})
-	if len(paths) == 0 {
+	if len(candidates) == 0 {
 		return nil
 	}
-	hcfg := *cfg
-	hcfg.Tests = false
-	hpkgs, err := packages.Load(&hcfg, paths...)
-	if err != nil {
-		return nil // the packages linted loaded: what helps them is a bonus
+	// A candidate is analysed only when a linted package calls one of its
+	// functions that can decide a verdict (modconf.HelperCall): an RPC
+	// package's error predicates would cost a type check and bring nothing.
+	var hpkgs []*packages.Package
+	for _, p := range pkgs {
+		for _, obj := range p.TypesInfo.Uses {
+			fn, ok := obj.(*types.Func)
+			if !ok || fn.Pkg() == nil || candidates[fn.Pkg().Path()] == nil || !modconf.HelperCall(fn) {
+				continue
+			}
+			if hp := fromSource(cfg.Fset, candidates[fn.Pkg().Path()]); hp != nil {
+				hpkgs = append(hpkgs, hp)
+			}
+			delete(candidates, fn.Pkg().Path())
+		}
+	}
+	if len(hpkgs) == 0 {
+		return nil
 	}
 	graph, err := checker.Analyze([]*analysis.Analyzer{a}, hpkgs, nil)
 	if err != nil {
@@ -344,6 +364,87 @@ func analyseHelpers(a *analysis.Analyzer, cfg *packages.Config, pkgs []*packages
 	analyzer.Helpers(a, helpers)
 	return sums
 }
+
+// fromSource type-checks from its files a package the load read from
+// export data, its imports resolved to the packages the load already
+// has: a second go list of its dependencies cost half a second on
+// Temporal's persistence tree. It returns nil for a package it cannot
+// check alone (cgo, a type error): what helps the packages linted is a
+// bonus.
+func fromSource(fset *token.FileSet, p *packages.Package) *packages.Package {
+	if len(p.GoFiles) == 0 || !slices.Equal(p.GoFiles, p.CompiledGoFiles) {
+		return nil
+	}
+	files := make([]*ast.File, 0, len(p.GoFiles))
+	for _, name := range p.GoFiles {
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil
+		}
+		files = append(files, f)
+	}
+	info := &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		FileVersions: map[*ast.File]string{},
+	}
+	conf := types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) { return complete(fset, p.Imports[path]) }),
+		Sizes:    p.TypesSizes,
+	}
+	if p.Module != nil && p.Module.GoVersion != "" {
+		conf.GoVersion = "go" + p.Module.GoVersion
+	}
+	pkg, err := conf.Check(p.PkgPath, fset, files, info)
+	if err != nil {
+		return nil
+	}
+	return &packages.Package{ID: p.ID, Name: p.Name, PkgPath: p.PkgPath, Dir: p.Dir, GoFiles: p.GoFiles, CompiledGoFiles: p.CompiledGoFiles,
+		OtherFiles: p.OtherFiles, EmbedFiles: p.EmbedFiles, Imports: p.Imports, Module: p.Module,
+		Types: pkg, Fset: fset, Syntax: files, TypesInfo: info, TypesSizes: p.TypesSizes}
+}
+
+// complete returns an import's types, read whole from its export data
+// when the load has only what the packages linted mention of it (the
+// load's incomplete package, completed in place, as go/packages itself
+// does, so that every package of the load keeps seeing one package).
+func complete(fset *token.FileSet, imp *packages.Package) (*types.Package, error) {
+	switch {
+	case imp == nil || imp.Types == nil:
+		return nil, errors.New("not among the package's imports")
+	case imp.Types.Complete():
+		return imp.Types, nil
+	case imp.ExportFile == "":
+		return nil, fmt.Errorf("no export data for %s", imp.PkgPath)
+	}
+	f, err := os.Open(imp.ExportFile)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := gcexportdata.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	view := map[string]*types.Package{}
+	packages.Visit([]*packages.Package{imp}, func(p *packages.Package) bool {
+		if _, seen := view[p.PkgPath]; seen || p.Types == nil {
+			return false
+		}
+		view[p.PkgPath] = p.Types
+		return true
+	}, nil)
+	return gcexportdata.Read(r, fset, view, imp.PkgPath)
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
 // leftOut reports a package in a directory `./...` leaves out on
 // purpose — testdata, or a name starting with "." or "_" (generated code
