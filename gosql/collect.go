@@ -54,33 +54,34 @@ func (c *Package) Collect() []*sqltext.Text {
 	for _, f := range c.Pass.Files {
 		c.Directives = append(c.Directives, goDirectives(c.Pass.Fset, f)...)
 		var stack []ast.Node
-		// sites[i] is where stack[i] sits, kept beside the stack so that
-		// no node pays for a search.
-		var sites []Site
+		// frames[i] is where the children of stack[i] sit (their function,
+		// the call a closure is handed to, the loops around them), kept
+		// beside the stack so that no node pays for a search; a new one
+		// only where a function or a loop starts.
+		var frames []*siteFrame
 		ast.Inspect(f, func(n ast.Node) bool {
 			if n == nil {
-				stack, sites = stack[:len(stack)-1], sites[:len(sites)-1]
+				stack, frames = stack[:len(stack)-1], frames[:len(frames)-1]
 				return true
 			}
-			var at Site
+			fr, parent := &topFrame, ast.Node(nil)
 			if len(stack) > 0 {
-				at = sites[len(sites)-1]
-				switch p := stack[len(stack)-1].(type) {
-				case *ast.FuncDecl:
-					at = Site{Scope: p}
-				case *ast.FuncLit:
-					at = Site{Scope: p}
-					if len(stack) > 1 {
-						at.Handed, _ = stack[len(stack)-2].(*ast.CallExpr)
-					}
-				case *ast.ForStmt:
-					at.Loops = append([]ast.Node{p.Body}, at.Loops...)
-				case *ast.RangeStmt:
-					at.Loops = append([]ast.Node{p.Body}, at.Loops...)
-				}
-				at.Parent = stack[len(stack)-1]
+				fr, parent = frames[len(frames)-1], stack[len(stack)-1]
 			}
-			stack, sites = append(stack, n), append(sites, at)
+			inner := fr
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				inner = &siteFrame{scope: n}
+			case *ast.FuncLit:
+				inner = &siteFrame{scope: n}
+				inner.handed, _ = parent.(*ast.CallExpr)
+			case *ast.ForStmt:
+				inner = &siteFrame{fr.scope, fr.handed, append([]ast.Node{n.Body}, fr.loops...)}
+			case *ast.RangeStmt:
+				inner = &siteFrame{fr.scope, fr.handed, append([]ast.Node{n.Body}, fr.loops...)}
+			}
+			stack, frames = append(stack, n), append(frames, inner)
+			at := Site{Scope: fr.scope, Parent: parent, Handed: fr.handed, Loops: fr.loops}
 			scope := at.Scope
 			switch n := n.(type) {
 			case *ast.CallExpr:
@@ -190,7 +191,7 @@ func (c *Package) Collect() []*sqltext.Text {
 					t.Const = c.declared(stack)
 					texts = append(texts, t)
 					// Inspect makes no closing call when we return false.
-					stack, sites = stack[:len(stack)-1], sites[:len(sites)-1]
+					stack, frames = stack[:len(stack)-1], frames[:len(frames)-1]
 					return false
 				}
 			}
@@ -212,6 +213,16 @@ type Site struct {
 	Handed        *ast.CallExpr
 	Loops         []ast.Node
 }
+
+// siteFrame is what the nodes of one function or loop body share of
+// their Site.
+type siteFrame struct {
+	scope  ast.Node
+	handed *ast.CallExpr
+	loops  []ast.Node
+}
+
+var topFrame siteFrame
 
 // refText is the text of a named constant used as a query argument.
 func (c *Package) refText(arg ast.Expr) *sqltext.Text {
