@@ -304,7 +304,7 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 				// A compare-and-swap, or a state machine's step (SET
 				// status = 'cancelled' ... AND status NOT IN ('done')).
 				if len(u.CAS[c.Column]) < 8 {
-					u.CAS[c.Column] = append(u.CAS[c.Column], guard{Evidence{at, "compare-and-sets " + c.Column}, pinned})
+					u.CAS[c.Column] = append(u.CAS[c.Column], guard{Evidence{at, sameDoes(u.CAS[c.Column], "compare-and-sets ", c.Column, "")}, pinned})
 				}
 				u.addRowKey(slices.DeleteFunc(slices.Clone(pinned), func(p string) bool { return p == c.Column }))
 			case a == nil && c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && (IsParam(c.Arg) || c.Arg == ""):
@@ -312,7 +312,7 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 				// version read earlier — or a tenant's id, which no claim
 				// ever sets.
 				if len(u.Holders[c.Column]) < 8 {
-					u.Holders[c.Column] = append(u.Holders[c.Column], guard{Evidence{at, "compares " + c.Column + " with the caller's beside the row's key"},
+					u.Holders[c.Column] = append(u.Holders[c.Column], guard{Evidence{at, sameDoes(u.Holders[c.Column], "compares ", c.Column, " with the caller's beside the row's key")},
 						slices.DeleteFunc(slices.Clone(pinned), func(p string) bool { return p == c.Column })})
 				}
 				for _, s := range w.Sets {
@@ -399,6 +399,14 @@ func assignOf(w *sqlparse.Write, col string) *sqlparse.Assign {
 		}
 	}
 	return nil
+}
+
+// sameDoes spells what the guards of one column do, made once per column.
+func sameDoes(gs []guard, before, col, after string) string {
+	if len(gs) > 0 {
+		return gs[0].Does
+	}
+	return before + col + after
 }
 
 func appendEvidence(es []Evidence, e Evidence) []Evidence {
