@@ -18,6 +18,10 @@ require (
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/dsqllint/dsqllint/internal/pgtest v0.0.0
+	github.com/dsqllint/dsqllint/runtime v0.0.0
+	github.com/dsqllint/dsqllint/runtime/occpgx v0.0.0
+	github.com/dsqllint/dsqllint/runtime/occprom v0.0.0
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -11,8 +12,12 @@ import (
 
 // TestSchemaOncePerModule: the packages of a module share one load of its
 // configuration and schema, and each sees the schema's finding.
+// noWorkspace loads a test module of its own, outside the repository's
+// go.work.
+var noWorkspace = append(os.Environ(), "GOWORK=off")
+
 func TestSchemaOncePerModule(t *testing.T) {
-	cfg := &packages.Config{Mode: packages.LoadSyntax, Dir: "testdata/mod"}
+	cfg := &packages.Config{Mode: packages.LoadSyntax, Dir: "testdata/mod", Env: noWorkspace}
 	pkgs, err := packages.Load(cfg, "./...")
 	if err != nil || len(pkgs) != 3 {
 		t.Fatalf("load: %v, %d packages", err, len(pkgs))

@@ -43,7 +43,7 @@ func runPackages(t *testing.T, dir string) (*token.FileSet, []analysis.Diagnosti
 // analyze runs a on every package of the testdata module at dir.
 func analyze(t *testing.T, dir string, a *analysis.Analyzer) (*token.FileSet, []analysis.Diagnostic, []*txflow.Summary) {
 	t.Helper()
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: dir}, "./...")
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: dir, Env: append(os.Environ(), "GOWORK=off")}, "./...")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -496,7 +496,7 @@ func TestGormModule(t *testing.T) {
 	dsn := pgtest.NewDatabase(t)
 	cmd := exec.Command("go", "test", "-count=1", "./...")
 	cmd.Dir = "testdata/gormmod"
-	cmd.Env = append(os.Environ(), "DSQLCHECK_DSN="+dsn)
+	cmd.Env = append(os.Environ(), "DSQLCHECK_DSN="+dsn, "GOWORK=off") // a module of its own, outside the repository's go.work
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go test in testdata/gormmod: %v\n%s", err, out)
 	}

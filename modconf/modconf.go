@@ -40,9 +40,10 @@ type Settings struct {
 	flags *setFlags
 	// modules caches, per module root, the settings and schema in force.
 	modules *modules
-	// RequiresDSQLLint says the module is dsqllint or requires it, so
-	// fixes may import its runtime packages.
-	RequiresDSQLLint bool
+	// Runtime are the modules of dsqllint's retry runtime the module is or
+	// requires (RuntimeModule): the fixes that import a package of one are
+	// offered where the module has it.
+	Runtime map[string]bool
 	// Ifaces caches, per package, the module interfaces it sees
 	// (summarizeImpls).
 	Ifaces *sync.Map
@@ -297,7 +298,7 @@ func (s *Settings) load(root string) (*Settings, error) {
 			return nil, fmt.Errorf("-%s: %v", k, err)
 		}
 	}
-	ms.RequiresDSQLLint = requiresModule(root, dsqllintModule)
+	ms.Runtime = runtimeModules(root)
 	if root != "" {
 		if w := config.FindWorkspace(root); w != nil && w.Has(root) {
 			for _, m := range w.Modules {
@@ -392,34 +393,56 @@ func (l *ListFlag) Set(s string) error {
 	return nil
 }
 
-// dsqllintModule is this module's path: fixes that import its runtime
-// are offered only to modules that require it.
-const dsqllintModule = "github.com/dsqllint/dsqllint"
+// The modules of the retry runtime, each with only the requirements its
+// code needs: occ needs the standard library alone, occpgx pgx v5, occprom
+// client_golang.
+const (
+	RuntimeOCC     = "github.com/dsqllint/dsqllint/runtime"
+	RuntimeOCCPGX  = "github.com/dsqllint/dsqllint/runtime/occpgx"
+	RuntimeOCCProm = "github.com/dsqllint/dsqllint/runtime/occprom"
+)
 
-// requiresModule reports whether the module at root is path or requires
-// it, by its go.mod.
-func requiresModule(root, path string) bool {
+// RuntimeModule returns the module of the runtime's package path.
+func RuntimeModule(path string) string {
+	for _, m := range []string{RuntimeOCCPGX, RuntimeOCCProm} {
+		if path == m || strings.HasPrefix(path, m+"/") {
+			return m
+		}
+	}
+	return RuntimeOCC
+}
+
+// CanImportRuntime reports whether the module may import the runtime's
+// package path: it is, or requires, the module that holds it.
+func (s *Settings) CanImportRuntime(path string) bool { return s.Runtime[RuntimeModule(path)] }
+
+// runtimeModules returns the runtime's modules the module at root is or
+// requires, by its go.mod.
+func runtimeModules(root string) map[string]bool {
 	if root == "" {
-		return false
+		return nil
 	}
 	name := filepath.Join(root, "go.mod")
 	data, err := os.ReadFile(name)
 	if err != nil {
-		return false
+		return nil
 	}
 	f, err := modfile.ParseLax(name, data, nil)
 	if err != nil || f.Module == nil {
-		return false
+		return nil
 	}
-	if f.Module.Mod.Path == path {
-		return true
-	}
-	for _, r := range f.Require {
-		if r.Mod.Path == path {
-			return true
+	out := map[string]bool{}
+	for _, m := range []string{RuntimeOCC, RuntimeOCCPGX, RuntimeOCCProm} {
+		if f.Module.Mod.Path == m {
+			out[m] = true
+		}
+		for _, r := range f.Require {
+			if r.Mod.Path == m {
+				out[m] = true
+			}
 		}
 	}
-	return false
+	return out
 }
 
 // SQLiteQueries reports a query file of a sqlc package whose engine is

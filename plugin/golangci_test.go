@@ -141,7 +141,13 @@ require (
 	github.com/golangci/golangci-lint/v2 %s
 )
 
-replace github.com/dsqllint/dsqllint => %s
+replace (
+	github.com/dsqllint/dsqllint => %[2]s
+	github.com/dsqllint/dsqllint/internal/pgtest => %[2]s/internal/pgtest
+	github.com/dsqllint/dsqllint/runtime => %[2]s/runtime
+	github.com/dsqllint/dsqllint/runtime/occpgx => %[2]s/runtime/occpgx
+	github.com/dsqllint/dsqllint/runtime/occprom => %[2]s/runtime/occprom
+)
 `, golangciVersion, root))
 	write(t, filepath.Join(dir, "main.go"), `// Command golangci-lint is golangci-lint with the dsqllint plugin built in,
 // what "golangci-lint custom" produces from .custom-gcl.yml.
@@ -235,7 +241,7 @@ func exampleModule(t *testing.T, root, config string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(dir, "go.mod"), "module example.com/shardstore\n\ngo 1.25.0\n\nrequire github.com/dsqllint/dsqllint v0.0.0\n\nreplace github.com/dsqllint/dsqllint => "+root+"\n")
+	write(t, filepath.Join(dir, "go.mod"), "module example.com/shardstore\n\ngo 1.22\n\nrequire github.com/dsqllint/dsqllint/runtime v0.0.0\n\nreplace github.com/dsqllint/dsqllint/runtime => "+filepath.Join(root, "runtime")+"\n")
 	write(t, filepath.Join(dir, ".golangci.yml"), config)
 	if out, err := goCmd(dir, "mod", "tidy").CombinedOutput(); err != nil {
 		t.Fatalf("go mod tidy in the example: %v\n%s", err, out)

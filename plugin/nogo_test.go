@@ -43,7 +43,7 @@ func TestNogoContract(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax, Dir: dir}, "./...")
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax, Dir: dir, Env: append(os.Environ(), "GOWORK=off")}, "./...")
 	if err != nil || packages.PrintErrors(pkgs) > 0 {
 		t.Fatalf("loading the fixture: %v", err)
 	}

@@ -1281,14 +1281,15 @@ func usesName(n ast.Node, name string) bool {
 }
 
 // CanImport reports whether the package may import path, a package of
-// dsqllint: it already does, or its module is dsqllint or requires it.
+// dsqllint's runtime: it already does, or its module is or requires the
+// runtime's module that holds it.
 func (c *Rewriter) CanImport(path string) bool {
 	for _, imp := range c.Pass.Pkg.Imports() {
 		if imp.Path() == path {
 			return true
 		}
 	}
-	return c.Settings.RequiresDSQLLint
+	return c.Settings.CanImportRuntime(path)
 }
 
 // ImportName returns the name under which file refers to path, and the

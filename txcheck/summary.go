@@ -1085,7 +1085,7 @@ func (c *checker) relevantMethods(ptr *types.Pointer, relevant map[string]bool) 
 // may run again (DSQL005's fix, where another package's transaction calls them),
 // with the functions of other packages they rest on.
 func (c *checker) summarizeRepeatable(s *txflow.Summary) {
-	if !s.Enabled || !c.Settings.RequiresDSQLLint {
+	if !s.Enabled || len(c.Settings.Runtime) == 0 {
 		return // no fix is offered where the runtime cannot be imported: no Begin asks
 	}
 	fns := make([]*types.Func, 0, len(c.Funcs))

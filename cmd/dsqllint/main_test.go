@@ -37,6 +37,10 @@ func run(t *testing.T, dir string, name string, args ...string) (string, int) {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
+	if strings.Contains(filepath.ToSlash(dir), "/testdata/") {
+		// A test module of its own, outside the repository's go.work.
+		cmd.Env = append(os.Environ(), "GOWORK=off")
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -235,6 +239,12 @@ func copyTree(t *testing.T, src, dst string) {
 	}
 }
 
+// runtimeGoMod is the go.mod of a module that requires the retry runtime
+// of this checkout (root), at the runtime's own go line.
+func runtimeGoMod(module, root string) string {
+	return "module " + module + "\n\ngo 1.22\n\nrequire github.com/dsqllint/dsqllint/runtime v0.0.0\n\nreplace github.com/dsqllint/dsqllint/runtime => " + filepath.Join(root, "runtime") + "\n"
+}
+
 // snapshot reads every file under dir.
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
@@ -255,9 +265,9 @@ func TestFixExample(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, "../../examples/shardstore", dir)
 	root, _ := filepath.Abs("../..")
-	// The fixes import dsqllint's runtime: use this checkout of it, with the
-	// go line go get leaves (dsqllint's own).
-	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/shardstore\n\ngo 1.25.0\n\nrequire github.com/dsqllint/dsqllint v0.0.0\n\nreplace github.com/dsqllint/dsqllint => "+root+"\n"), 0o644)
+	// The fixes import dsqllint's runtime: use this checkout of it, with
+	// the lowest go line it allows.
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte(runtimeGoMod("example.com/shardstore", root)), 0o644)
 	before := snapshot(t, dir)
 
 	out, code := run(t, dir, bin, "-fix", "-diff", "./...")
@@ -511,7 +521,7 @@ func TestFixRetryRewrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mod := "module example.com/retrymod\n\ngo 1.25.0\n\nrequire github.com/dsqllint/dsqllint v0.0.0\n\nreplace github.com/dsqllint/dsqllint => " + root + "\n"
+	mod := runtimeGoMod("example.com/retrymod", root)
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -552,9 +562,10 @@ func TestFixStopsWhenTheFixedCodeDoesNotLoad(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, "../../examples/shardstore", dir)
 	root, _ := filepath.Abs("../..")
-	// go 1.25 is older than dsqllint's go 1.25.0: once the runtime is
+	// go 1.21 is older than the runtime's go 1.22: once the runtime is
 	// imported, the go command wants go.mod updated.
-	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/shardstore\n\ngo 1.25\n\nrequire github.com/dsqllint/dsqllint v0.0.0\n\nreplace github.com/dsqllint/dsqllint => "+root+"\n"), 0o644)
+	mod := strings.Replace(runtimeGoMod("example.com/shardstore", root), "go 1.22", "go 1.21", 1)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644)
 	before := snapshot(t, dir)
 	out, code := run(t, dir, bin, "-fix", "./...")
 	if code != 0 || !strings.Contains(out, "run go mod tidy, then dsqllint -fix again") {

@@ -9,10 +9,12 @@ import (
 	"os"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // or any database/sql PostgreSQL driver
-
 	"github.com/dsqllint/dsqllint/runtime/occ"
 )
+
+// The examples open the database with a database/sql driver for PostgreSQL
+// registered as "pgx" (import _ "github.com/jackc/pgx/v5/stdlib"); occ works
+// with any.
 
 // Take over a shard by advancing its fencing token. Instead of SELECT ... FOR
 // SHARE (rejected by Aurora DSQL), read the token and write it back

@@ -20,7 +20,7 @@ func BenchmarkBareTx(b *testing.B) {
 	pool := openPool(b)
 	ctx := context.Background()
 	b.ReportAllocs()
-	for b.Loop() {
+	for i := 0; i < b.N; i++ {
 		bareTx(b, ctx, pool)
 	}
 }
@@ -47,7 +47,7 @@ func BenchmarkRunTxWithRetry(b *testing.B) {
 		return err
 	}
 	b.ReportAllocs()
-	for b.Loop() {
+	for i := 0; i < b.N; i++ {
 		if err := occpgx.RunTxWithRetryVoid(ctx, pool, update); err != nil {
 			b.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func BenchmarkOverhead(b *testing.B) {
 	}
 	var bareTime, helperTime time.Duration
 	n := 0
-	for b.Loop() {
+	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
 		if n%2 == 0 {
 			bareTx(b, ctx, pool)

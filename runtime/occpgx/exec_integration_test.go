@@ -46,7 +46,9 @@ func TestExecWithRetryConcurrentStatementsAreExact(t *testing.T) {
 			start := make(chan struct{})
 			var wg sync.WaitGroup
 			for range workers {
-				wg.Go(func() {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
 					<-start
 					for range each {
 						tag, err := occpgx.ExecWithRetryOpts(ctx, pool, opts, query, 1)
@@ -59,7 +61,7 @@ func TestExecWithRetryConcurrentStatementsAreExact(t *testing.T) {
 						}
 						succeeded.Add(1)
 					}
-				})
+				}()
 			}
 			close(start)
 			wg.Wait()

@@ -117,13 +117,15 @@ func TestConcurrentIncrementsAreExact(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*each)
 	for range workers {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for range each {
 				if _, err := occpgx.RunTxWithRetry(ctx, pool, increment, tiny(200), occ.WithOperation("Increment"), c.option()); err != nil {
 					errs <- err
 				}
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	close(errs)
@@ -163,12 +165,14 @@ func TestCASContendersExactlyOneWins(t *testing.T) {
 	errs := make([]error, contenders)
 	var wg sync.WaitGroup
 	for i := range contenders {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			<-start
 			errs[i] = occpgx.RunTxWithRetryVoid(ctx, pool, func(tx pgx.Tx) error {
 				return occpgx.ExecCAS(ctx, tx, "UPDATE shards SET range_id = $1 WHERE shard_id = 1 AND range_id = $2", observed+1+i, observed)
 			}, tiny(5), readCommitted, c.option())
-		})
+		}()
 	}
 	close(start)
 	wg.Wait()
@@ -368,13 +372,17 @@ func TestCommitTimeConflictIsRetried(t *testing.T) {
 	var first, second tally
 	var err1, err2 error
 	var wg sync.WaitGroup
-	wg.Go(func() {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
 		defer close(done1)
 		err1 = occpgx.RunTxWithRetryVoid(ctx, pool, debit(1, read1, read2, nil, wrote2), tiny(3), serializable, first.option())
-	})
-	wg.Go(func() {
+	}()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
 		err2 = occpgx.RunTxWithRetryVoid(ctx, pool, debit(2, read2, read1, wrote2, done1), tiny(3), serializable, second.option())
-	})
+	}()
 	wg.Wait()
 	if err1 != nil || err2 != nil {
 		t.Fatalf("first: %v; second: %v", err1, err2)

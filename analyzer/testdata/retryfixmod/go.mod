@@ -1,7 +1,7 @@
 module example.com/retryfixmod
 
-go 1.25
+go 1.22
 
-require github.com/dsqllint/dsqllint v0.0.0
+require github.com/dsqllint/dsqllint/runtime v0.0.0
 
-replace github.com/dsqllint/dsqllint => ../../..
+replace github.com/dsqllint/dsqllint/runtime => ../../../runtime

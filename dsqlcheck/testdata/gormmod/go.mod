@@ -22,4 +22,10 @@ require (
 	google.golang.org/protobuf v1.36.11 // indirect
 )
 
-replace github.com/dsqllint/dsqllint => ../../..
+replace (
+	github.com/dsqllint/dsqllint => ../../..
+	github.com/dsqllint/dsqllint/internal/pgtest => ../../../internal/pgtest
+	github.com/dsqllint/dsqllint/runtime => ../../../runtime
+	github.com/dsqllint/dsqllint/runtime/occpgx => ../../../runtime/occpgx
+	github.com/dsqllint/dsqllint/runtime/occprom => ../../../runtime/occprom
+)

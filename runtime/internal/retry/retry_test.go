@@ -97,7 +97,7 @@ func BenchmarkRunLoopOnly(b *testing.B) {
 	fn := func(*int) (int, error) { return 1, nil }
 	s := Resolve[func(*Settings)](nil)
 	b.ReportAllocs()
-	for b.Loop() {
+	for i := 0; i < b.N; i++ {
 		if _, err := Run(ctx, nopDriver{}, s, fn); err != nil {
 			b.Fatal(err)
 		}

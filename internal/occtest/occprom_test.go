@@ -1,4 +1,4 @@
-package occprom_test
+package occtest_test
 
 import (
 	"context"
@@ -17,7 +17,6 @@ import (
 	"github.com/dsqllint/dsqllint/runtime/occprom"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
 
 func TestMetricsFollowTheCalls(t *testing.T) {
 	db, err := sql.Open("pgx", pgtest.NewDatabase(t))

@@ -1,4 +1,4 @@
-package occ_test
+package occtest_test
 
 // ExecWithRetry against the real PostgreSQL of integration_test.go, whose
 // default REPEATABLE READ makes a statement that writes a row changed since

@@ -1,4 +1,4 @@
-package occ_test
+package occtest_test
 
 import (
 	"context"

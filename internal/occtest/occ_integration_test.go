@@ -1,4 +1,4 @@
-package occ_test
+package occtest_test
 
 // Integration tests against a real PostgreSQL, which produces real 40001s:
 // at REPEATABLE READ (the server's default here, as on Aurora DSQL) for a

@@ -1,0 +1,3 @@
+module github.com/dsqllint/dsqllint/runtime
+
+go 1.22
