@@ -132,3 +132,42 @@ func writeFile(t *testing.T, name, data string) {
 		t.Fatal(err)
 	}
 }
+
+// TestTagScript runs release/tag.sh in a clone: every module is tagged on
+// one commit whose go.mod files require each other at the version, with
+// their hashes in go.sum, and the branch keeps v0.0.0.
+func TestTagScript(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	git(root, "clone", "-q", root, clone)
+	cmd := exec.Command("release/tag.sh", "v0.99.0")
+	cmd.Dir = clone
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("release/tag.sh: %v\n%s", err, out)
+	}
+	for _, tag := range []string{"v0.99.0", "runtime/v0.99.0", "runtime/occpgx/v0.99.0", "runtime/occprom/v0.99.0", "internal/pgtest/v0.99.0"} {
+		if got, want := git(clone, "rev-parse", tag+"^{commit}"), git(clone, "rev-parse", "v0.99.0^{commit}"); got != want {
+			t.Errorf("%s is on %s, v0.99.0 on %s", tag, got, want)
+		}
+	}
+	if mod := git(clone, "show", "v0.99.0:runtime/occpgx/go.mod"); !strings.Contains(mod, "github.com/dsqllint/dsqllint/runtime v0.99.0") {
+		t.Errorf("the release's runtime/occpgx/go.mod:\n%s", mod)
+	}
+	if sum := git(clone, "show", "v0.99.0:go.sum"); !strings.Contains(sum, "github.com/dsqllint/dsqllint/runtime v0.99.0 h1:") || !strings.Contains(sum, "github.com/dsqllint/dsqllint/runtime v0.99.0/go.mod h1:") {
+		t.Error("the release's go.sum lacks the runtime's hashes")
+	}
+	if mod := git(clone, "show", "HEAD:go.mod"); !strings.Contains(mod, "github.com/dsqllint/dsqllint/runtime v0.0.0") {
+		t.Errorf("the branch's go.mod after tagging:\n%s", mod)
+	}
+}
