@@ -10,14 +10,17 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	goversion "go/version"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/semver"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/dsqllint/dsqllint/catalog"
@@ -42,8 +45,10 @@ type Settings struct {
 	modules *modules
 	// Runtime are the modules of dsqllint's retry runtime the module is or
 	// requires (RuntimeModule): the fixes that import a package of one are
-	// offered where the module has it.
+	// offered where the module has it, or where the dsqllint command can
+	// add it (CanImportRuntime). goLine is the module's go line.
 	Runtime map[string]bool
+	goLine  string
 	// Ifaces caches, per package, the module interfaces it sees
 	// (summarizeImpls).
 	Ifaces *sync.Map
@@ -298,7 +303,7 @@ func (s *Settings) load(root string) (*Settings, error) {
 			return nil, fmt.Errorf("-%s: %v", k, err)
 		}
 	}
-	ms.Runtime = runtimeModules(root)
+	ms.Runtime, ms.goLine = runtimeModules(root)
 	if root != "" {
 		if w := config.FindWorkspace(root); w != nil && w.Has(root) {
 			for _, m := range w.Modules {
@@ -412,24 +417,72 @@ func RuntimeModule(path string) string {
 	return RuntimeOCC
 }
 
+// RuntimeGo is the go line of the runtime's modules: a module below it
+// cannot require them without raising its own.
+const RuntimeGo = "1.22"
+
+// Version is the version of the runtime this dsqllint carries — its own:
+// a release tags every module of the repository at once. Empty for a
+// development build, which adds no requirement.
+var Version = linterVersion()
+
+// linterVersion returns the released version of the dsqllint module in
+// the build: the main module (go install ...@v1.2.0), or a dependency (a
+// golangci-lint build with the plugin).
+func linterVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	if bi.Main.Path == linterModule && Released(bi.Main.Version) {
+		return bi.Main.Version
+	}
+	for _, d := range bi.Deps {
+		if d.Path == linterModule && Released(d.Version) {
+			return d.Version
+		}
+	}
+	return ""
+}
+
+const linterModule = "github.com/dsqllint/dsqllint"
+
+// Released reports a release version (v1.2.0): not a pseudo-version, not
+// the workspace's v0.0.0.
+func Released(v string) bool {
+	return semver.IsValid(v) && semver.Prerelease(v) == "" && semver.Build(v) == "" && v != "v0.0.0"
+}
+
 // CanImportRuntime reports whether the module may import the runtime's
-// package path: it is, or requires, the module that holds it.
-func (s *Settings) CanImportRuntime(path string) bool { return s.Runtime[RuntimeModule(path)] }
+// package path: it is, or requires, the module that holds it — or, in
+// the dsqllint command (ModuleStage) of a release, the command adds the
+// requirement when -fix writes the import, to a module whose go line
+// allows it.
+func (s *Settings) CanImportRuntime(path string) bool {
+	if s.Runtime[RuntimeModule(path)] {
+		return true
+	}
+	return s.ModuleStage && Version != "" && s.goLine != "" && goversion.Compare("go"+s.goLine, "go"+RuntimeGo) >= 0
+}
 
 // runtimeModules returns the runtime's modules the module at root is or
-// requires, by its go.mod.
-func runtimeModules(root string) map[string]bool {
+// requires, and its go line, by its go.mod.
+func runtimeModules(root string) (map[string]bool, string) {
 	if root == "" {
-		return nil
+		return nil, ""
 	}
 	name := filepath.Join(root, "go.mod")
 	data, err := os.ReadFile(name)
 	if err != nil {
-		return nil
+		return nil, ""
 	}
 	f, err := modfile.ParseLax(name, data, nil)
 	if err != nil || f.Module == nil {
-		return nil
+		return nil, ""
+	}
+	goLine := ""
+	if f.Go != nil {
+		goLine = f.Go.Version
 	}
 	out := map[string]bool{}
 	for _, m := range []string{RuntimeOCC, RuntimeOCCPGX, RuntimeOCCProm} {
@@ -442,7 +495,7 @@ func runtimeModules(root string) map[string]bool {
 			}
 		}
 	}
-	return out
+	return out, goLine
 }
 
 // SQLiteQueries reports a query file of a sqlc package whose engine is

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/gosql"
+	"github.com/dsqllint/dsqllint/modconf"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
 	"github.com/dsqllint/dsqllint/sqltext"
@@ -1085,7 +1086,7 @@ func (c *checker) relevantMethods(ptr *types.Pointer, relevant map[string]bool) 
 // may run again (DSQL005's fix, where another package's transaction calls them),
 // with the functions of other packages they rest on.
 func (c *checker) summarizeRepeatable(s *txflow.Summary) {
-	if !s.Enabled || len(c.Settings.Runtime) == 0 {
+	if !s.Enabled || !c.Settings.CanImportRuntime(modconf.RuntimeOCC) && !c.Settings.CanImportRuntime(modconf.RuntimeOCCPGX) {
 		return // no fix is offered where the runtime cannot be imported: no Begin asks
 	}
 	fns := make([]*types.Func, 0, len(c.Funcs))

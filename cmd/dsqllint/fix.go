@@ -2,16 +2,26 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/format"
+	"go/parser"
 	"go/token"
+	"maps"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/module"
 
 	"github.com/dsqllint/dsqllint/fixer"
+	"github.com/dsqllint/dsqllint/modconf"
 )
 
 // applyFixes applies the first suggested fix of every finding, to Go and
@@ -68,7 +78,190 @@ func applyFixes(fset *token.FileSet, fs []*finding, diff bool) (code, applied, l
 			}
 		}
 	}
+	if !diff && requireRuntime(names) != nil {
+		code = exitFailure
+	}
 	return code, applied, left
+}
+
+// requireRuntime adds, to the go.mod of each module whose Go files the
+// fixes made import a package of dsqllint's runtime, the requirement on
+// the runtime's module that holds it, at this dsqllint's version
+// (modconf.Version; the fixes are offered without the requirement only
+// then). go get adds it and its hashes to go.sum; any other change it
+// makes — a go line, another requirement raised or added — is undone and
+// said: the user decides those.
+func requireRuntime(files []string) error {
+	need := map[string]map[string]bool{} // module root → runtime packages its fixed files import
+	for _, name := range files {
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if path != modconf.RuntimeOCC && !strings.HasPrefix(path, modconf.RuntimeOCC+"/") {
+				continue
+			}
+			if root := moduleRoot(filepath.Dir(name)); root != "" {
+				if need[root] == nil {
+					need[root] = map[string]bool{}
+				}
+				need[root][path] = true
+			}
+		}
+	}
+	var errs []error
+	for root, mods := range need {
+		if err := addRequirements(root, mods); err != nil {
+			fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// addRequirements runs go get for the runtime packages pkgs whose modules
+// the module at root does not require yet, and keeps what it did only if
+// that is all it did.
+func addRequirements(root string, pkgs map[string]bool) error {
+	gomod := filepath.Join(root, "go.mod")
+	before, err := readModFile(gomod)
+	if err != nil {
+		return err
+	}
+	if before.Module != nil && strings.HasPrefix(before.Module.Mod.Path, "github.com/dsqllint/dsqllint") {
+		return nil // one of ours: the workspace resolves the runtime
+	}
+	required := map[string]bool{}
+	for _, r := range before.Require {
+		required[r.Mod.Path] = true
+	}
+	mods := map[string]bool{}
+	var args []string
+	for _, p := range slices.Sorted(maps.Keys(pkgs)) {
+		if m := modconf.RuntimeModule(p); !required[m] {
+			mods[m] = true
+			args = append(args, p+"@"+modconf.Version)
+		}
+	}
+	if len(args) == 0 || modconf.Version == "" {
+		return nil // a development build offers no such fix: the import was there
+	}
+	saved := map[string][]byte{}
+	for _, name := range []string{gomod, filepath.Join(root, "go.sum")} {
+		if data, err := os.ReadFile(name); err == nil {
+			saved[name] = data
+		}
+	}
+	restore := func() {
+		for name, data := range saved {
+			os.WriteFile(name, data, 0o644)
+		}
+		if _, ok := saved[filepath.Join(root, "go.sum")]; !ok {
+			os.Remove(filepath.Join(root, "go.sum"))
+		}
+	}
+	cmd := exec.Command("go", append([]string{"get"}, args...)...)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		restore()
+		return fmt.Errorf("%s: the fixes import dsqllint's runtime, and go get %s failed: %v\n%s", shortPath(gomod), strings.Join(args, " "), err, out)
+	}
+	after, err := readModFile(gomod)
+	if err != nil {
+		restore()
+		return err
+	}
+	if changed := otherChanges(before, after, mods); len(changed) > 0 {
+		restore()
+		return fmt.Errorf("%s: the fixes import dsqllint's runtime, but go get %s would also change %s; go.mod is left as it was: decide those, then go get %[2]s", shortPath(gomod), strings.Join(args, " "), strings.Join(changed, ", "))
+	}
+	// go get marks the requirement // indirect; the fixed files import
+	// its packages.
+	var direct []module.Version
+	for _, r := range after.Require {
+		if mods[r.Mod.Path] && r.Indirect {
+			direct = append(direct, r.Mod)
+		}
+	}
+	for _, m := range direct {
+		after.DropRequire(m.Path)
+		after.AddNewRequire(m.Path, m.Version, false)
+	}
+	after.Cleanup()
+	data, err := after.Format()
+	if err == nil {
+		err = os.WriteFile(gomod, data, 0o644)
+	}
+	if err != nil {
+		restore()
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "dsqllint: %s: added %s (the fixes import dsqllint's runtime)\n", shortPath(gomod), strings.Join(args, ", "))
+	return nil
+}
+
+// otherChanges lists what after changes of before besides requiring the
+// modules added.
+func otherChanges(before, after *modfile.File, added map[string]bool) []string {
+	var out []string
+	goLine := func(f *modfile.File) string {
+		if f.Go == nil {
+			return ""
+		}
+		return f.Go.Version
+	}
+	if goLine(before) != goLine(after) {
+		out = append(out, fmt.Sprintf("the go line from %s to %s", goLine(before), goLine(after)))
+	}
+	toolchain := func(f *modfile.File) string {
+		if f.Toolchain == nil {
+			return ""
+		}
+		return f.Toolchain.Name
+	}
+	if toolchain(before) != toolchain(after) {
+		out = append(out, fmt.Sprintf("the toolchain from %q to %q", toolchain(before), toolchain(after)))
+	}
+	was := map[string]string{}
+	for _, r := range before.Require {
+		was[r.Mod.Path] = r.Mod.Version
+	}
+	for _, r := range after.Require {
+		switch v, ok := was[r.Mod.Path]; {
+		case !ok && !added[r.Mod.Path]:
+			out = append(out, "a requirement of "+r.Mod.Path+" "+r.Mod.Version)
+		case ok && v != r.Mod.Version:
+			out = append(out, r.Mod.Path+" from "+v+" to "+r.Mod.Version)
+		}
+	}
+	return out
+}
+
+func readModFile(name string) (*modfile.File, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return modfile.Parse(name, data, nil)
+}
+
+// moduleRoot returns the nearest directory at or above dir with a go.mod.
+func moduleRoot(dir string) string {
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // fixedContent is a file's content with the edits applied. A Go file

@@ -27,9 +27,13 @@ import (
 	"golang.org/x/tools/go/analysis/singlechecker"
 
 	"github.com/dsqllint/dsqllint/analyzer"
+	"github.com/dsqllint/dsqllint/modconf"
 )
 
 func main() {
+	if modconf.Released(version) {
+		modconf.Version = version // a release build's runtime is its own version
+	}
 	args := os.Args[1:]
 	if vetProtocol(args) {
 		// go vet / go fix: singlechecker hands the .cfg to unitchecker and

@@ -575,3 +575,69 @@ func TestFixStopsWhenTheFixedCodeDoesNotLoad(t *testing.T) {
 		t.Error("the first round's fixes were not kept")
 	}
 }
+
+// TestFixAddsTheRuntime: a release of dsqllint (here v0.99.0, its modules
+// served by a file proxy made from this checkout) fixing a module that
+// does not require the runtime adds, with the import, the requirement on
+// the runtime's module at its own version, and nothing else: the go line
+// stays, the fixed module builds and vets. Its negative twin: a module at
+// go 1.21, below the runtime's go 1.22, is not offered the fix (the
+// finding says what to go get) and its go.mod is left alone.
+func TestFixAddsTheRuntime(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	const version = "v0.99.0"
+	proxy := t.TempDir()
+	if out, code := run(t, root, "go", "run", "./release/modproxy", "-version", version, "-proxy", proxy); code != 0 {
+		t.Fatalf("release/modproxy: %s", out)
+	}
+	released := filepath.Join(t.TempDir(), "dsqllint")
+	if out, code := run(t, ".", "go", "build", "-ldflags", "-X main.version="+version, "-o", released, "."); code != 0 {
+		t.Fatalf("building a release: %s", out)
+	}
+	cache, _ := run(t, ".", "go", "env", "GOMODCACHE")
+	env := append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local", "GOSUMDB=off", "GOFLAGS=-modcacherw", "GOMODCACHE="+t.TempDir(),
+		"GOPROXY=file://"+filepath.ToSlash(proxy)+",file://"+filepath.ToSlash(filepath.Join(strings.TrimSpace(cache), "cache", "download")))
+	in := func(dir string, name string, args ...string) (string, int) {
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return string(out), exit.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), 0
+	}
+
+	for _, goLine := range []string{"1.22", "1.21"} {
+		dir := t.TempDir()
+		copyTree(t, "../../examples/shardstore", dir)
+		mod := "module example.com/shardstore\n\ngo " + goLine + "\n"
+		os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644)
+		out, code := in(dir, released, "-fix", "./...")
+		if code == 1 {
+			t.Fatalf("go %s: -fix: exit %d\n%s", goLine, code, out)
+		}
+		gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+		tx, _ := os.ReadFile(filepath.Join(dir, "tx.go"))
+		if goLine == "1.21" {
+			if string(gomod) != mod || strings.Contains(string(tx), "runtime/occ") {
+				t.Errorf("go 1.21: -fix imported the runtime or changed go.mod:\n%s\n%s", gomod, out)
+			}
+			if out, _ := in(dir, released, "./..."); !strings.Contains(out, "`go get github.com/dsqllint/dsqllint/runtime/occ`") {
+				t.Errorf("go 1.21: the findings do not say what to go get:\n%s", out)
+			}
+			continue
+		}
+		want := mod + "\nrequire github.com/dsqllint/dsqllint/runtime " + version + "\n"
+		if string(gomod) != want || !strings.Contains(string(tx), "\"github.com/dsqllint/dsqllint/runtime/occ\"") {
+			t.Errorf("go.mod after -fix:\n%s\nwant:\n%s\n%s", gomod, want, out)
+		}
+		for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
+			if out, code := in(dir, "go", args...); code != 0 {
+				t.Errorf("go %s after -fix:\n%s", args[0], out)
+			}
+		}
+	}
+}
