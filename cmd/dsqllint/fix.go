@@ -18,7 +18,6 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"golang.org/x/mod/modfile"
-	"golang.org/x/mod/module"
 
 	"github.com/dsqllint/dsqllint/fixer"
 	"github.com/dsqllint/dsqllint/modconf"
@@ -58,6 +57,7 @@ func applyFixes(fset *token.FileSet, fs []*finding, diff bool) (code, applied, l
 	}
 	sort.Strings(names)
 	code = exitClean
+	written := map[string][]byte{} // what the files held before
 	for _, name := range names {
 		content, err := os.ReadFile(name)
 		var fixed []byte
@@ -75,11 +75,14 @@ func applyFixes(fset *token.FileSet, fs []*finding, diff bool) (code, applied, l
 			if err := writeSameMode(name, fixed); err != nil {
 				fmt.Fprintf(os.Stderr, "dsqllint: fixing %s: %v\n", shortPath(name), err)
 				code = exitFailure
+			} else {
+				written[name] = content
 			}
 		}
 	}
-	if !diff && requireRuntime(names) != nil {
-		code = exitFailure
+	if !diff && requireRuntime(written) != nil {
+		// Some fixes were undone: another round would only redo them.
+		code, applied = exitFailure, 0
 	}
 	return code, applied, left
 }
@@ -90,10 +93,13 @@ func applyFixes(fset *token.FileSet, fs []*finding, diff bool) (code, applied, l
 // (modconf.Version; the fixes are offered without the requirement only
 // then). go get adds it and its hashes to go.sum; any other change it
 // makes — a go line, another requirement raised or added — is undone and
-// said: the user decides those.
-func requireRuntime(files []string) error {
+// said: the user decides those. Where the requirement is not added, the
+// files whose fixes import the runtime are restored (before, what each
+// held), so that the module still builds.
+func requireRuntime(before map[string][]byte) error {
 	need := map[string]map[string]bool{} // module root → runtime packages its fixed files import
-	for _, name := range files {
+	importers := map[string][]string{}   // module root → the files importing them
+	for _, name := range slices.Sorted(maps.Keys(before)) {
 		if !strings.HasSuffix(name, ".go") {
 			continue
 		}
@@ -111,12 +117,20 @@ func requireRuntime(files []string) error {
 					need[root] = map[string]bool{}
 				}
 				need[root][path] = true
+				importers[root] = append(importers[root], name)
 			}
 		}
 	}
 	var errs []error
 	for root, mods := range need {
 		if err := addRequirements(root, mods); err != nil {
+			var undone []string
+			for _, name := range slices.Compact(importers[root]) {
+				if werr := writeSameMode(name, before[name]); werr == nil {
+					undone = append(undone, shortPath(name))
+				}
+			}
+			err = fmt.Errorf("%v\nthe fixes of %s, which import it, are undone", err, strings.Join(undone, ", "))
 			fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
 			errs = append(errs, err)
 		}
@@ -182,16 +196,11 @@ func addRequirements(root string, pkgs map[string]bool) error {
 	}
 	// go get marks the requirement // indirect; the fixed files import
 	// its packages.
-	var direct []module.Version
+	reqs := make([]*modfile.Require, 0, len(after.Require))
 	for _, r := range after.Require {
-		if mods[r.Mod.Path] && r.Indirect {
-			direct = append(direct, r.Mod)
-		}
+		reqs = append(reqs, &modfile.Require{Mod: r.Mod, Indirect: r.Indirect && !mods[r.Mod.Path]})
 	}
-	for _, m := range direct {
-		after.DropRequire(m.Path)
-		after.AddNewRequire(m.Path, m.Version, false)
-	}
+	after.SetRequireSeparateIndirect(reqs) // where go mod tidy puts a direct one
 	after.Cleanup()
 	data, err := after.Format()
 	if err == nil {
