@@ -432,7 +432,10 @@ func (c *Package) Once(t *sqltext.Text) bool {
 	if t.Node != nil && (c.migrations || c.InTest(t.Node.Pos())) || t.Scope != nil && c.onceScopes[t.Scope] {
 		return true
 	}
-	file := c.Pass.Fset.Position(t.Pos(0, false)).Filename
+	file := ""
+	if f := c.Pass.Fset.File(t.Pos(0, false)); f != nil {
+		file = f.Name()
+	}
 	if t.Node == nil && c.Settings.SQLiteQueries(file) || txflow.TestSupport(c.Pass.Pkg.Path()) {
 		// A SQLite driver's queries never run on DSQL; a package that
 		// exists to test others (riverdrivertest) races no one.

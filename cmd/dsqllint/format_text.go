@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // writeText prints findings the way go vet and x/tools drivers do,
@@ -42,11 +43,15 @@ func printPlain(w io.Writer, fset *token.FileSet, context int, pos, end token.Po
 	}
 }
 
+// workingDir is asked once: every finding's file name is made relative to
+// it (os.Getwd stats "." and $PWD each time).
+var workingDir = sync.OnceValues(os.Getwd)
+
 // shortPath names a file the way go vet does: relative to the working
 // directory when that is shorter ("./x.go" for a file in it, "pkg/x.go",
 // "../x.go"), absolute otherwise.
 func shortPath(name string) string {
-	wd, err := os.Getwd()
+	wd, err := workingDir()
 	if err != nil || !filepath.IsAbs(name) {
 		return name
 	}
