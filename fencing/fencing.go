@@ -111,10 +111,17 @@ type Usage struct {
 	schema   *catalog.Table
 }
 
-func newUsage() *Usage {
-	return &Usage{CAS: map[string][]guard{}, claims: map[string][]Evidence{}, Holders: map[string][]guard{}, expiry: map[string]bool{},
-		guarded: map[string][]string{}, skipBy: map[string]bool{}, holds: map[string]bool{}, states: map[string]bool{}, inMulti: map[string]int{}, flags: map[string]bool{}, marks: map[string]bool{}, written: map[string]bool{}, Compared: map[string]bool{},
-		keys: map[string]bool{}, lookup: map[string]bool{}}
+// newUsage returns an empty record. Its maps are made when first written
+// (put): a table a package only reads, or only inserts into, needs few of
+// the fifteen, and a module has thousands of tables.
+func newUsage() *Usage { return &Usage{} }
+
+// put sets m[k] = v, making m first.
+func put[V any](m *map[string]V, k string, v V) {
+	if *m == nil {
+		*m = map[string]V{}
+	}
+	(*m)[k] = v
 }
 
 // NewFences returns an empty record.
@@ -132,7 +139,7 @@ func (f *Fences) UseKeysOf(cat *catalog.Catalog) {
 			u := newUsage()
 			u.schema, u.pk, u.uniques = t, t.PrimaryKey, t.Uniques
 			for _, c := range t.PrimaryKey {
-				u.keys[c] = true
+				put(&u.keys, c, true)
 			}
 			f.Tables[t.Name] = u
 		}
@@ -150,7 +157,7 @@ func (f *Fences) table(k *Known, t sqlparse.Table) *Usage {
 		if st != nil {
 			u.schema, u.pk, u.uniques = st, st.PrimaryKey, st.Uniques
 			for _, c := range st.PrimaryKey {
-				u.keys[c] = true
+				put(&u.keys, c, true)
 			}
 		}
 		f.Tables[t.Name] = u
@@ -184,9 +191,9 @@ func (f *Fences) Learn(k *Known, st *sqlparse.Statement, at string) {
 		u := f.table(k, l.Select.Tables[0])
 		for _, c := range l.Select.Where {
 			if c.Column != "" && !c.InSubquery && Comparison(c.Op) {
-				u.Compared[c.Column] = true
+				put(&u.Compared, c.Column, true)
 				if !IsRange(c.Op) {
-					u.states[c.Column] = true
+					put(&u.states, c.Column, true)
 				}
 			}
 		}
@@ -196,7 +203,7 @@ func (f *Fences) Learn(k *Known, st *sqlparse.Statement, at string) {
 			}
 			for _, c := range l.Select.Where {
 				if c.Column != "" && !c.InSubquery && (c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn) && c.Value == sqlparse.ValueCaller {
-					u.skipBy[c.Column] = true
+					put(&u.skipBy, c.Column, true)
 				}
 			}
 		}
@@ -208,13 +215,13 @@ func (f *Fences) Learn(k *Known, st *sqlparse.Statement, at string) {
 	u := f.table(k, w.Table)
 	for _, a := range w.Sets {
 		if flag, seen := u.flags[a.Column]; flag || !seen {
-			u.flags[a.Column] = a.Arg == "true" || a.Arg == "false"
+			put(&u.flags, a.Column, a.Arg == "true" || a.Arg == "false")
 		}
 		if mark, seen := u.marks[a.Column]; mark || !seen {
-			u.marks[a.Column] = a.Arg == "" && !a.Copied && !a.SelfRef && !a.Step || strings.HasPrefix(a.Arg, "'")
+			put(&u.marks, a.Column, a.Arg == "" && !a.Copied && !a.SelfRef && !a.Step || strings.HasPrefix(a.Arg, "'"))
 		}
 		if !slices.Contains(w.ConflictKey, a.Column) && !(a.Copied && len(w.ConflictKey) == 0) {
-			u.written[a.Column] = true
+			put(&u.written, a.Column, true)
 		}
 	}
 	if claimsOwnRows(st, w) {
@@ -222,16 +229,16 @@ func (f *Fences) Learn(k *Known, st *sqlparse.Statement, at string) {
 		// state = 'running', worker = $1 FROM c ...: the claim itself.
 		u.skipSets = true
 		for _, a := range w.Sets {
-			u.claims[a.Column] = appendEvidence(u.claims[a.Column], Evidence{at, "claims the row (sets " + a.Column + " on the rows it locks SKIP LOCKED)"})
+			put(&u.claims, a.Column, appendEvidence(u.claims[a.Column], Evidence{at, "claims the row (sets " + a.Column + " on the rows it locks SKIP LOCKED)"}))
 			if IsParam(a.Arg) || a.Copied {
-				u.holds[a.Column] = true
+				put(&u.holds, a.Column, true)
 			}
 		}
 	}
 	if len(w.Sets) >= 2 && w.Kind != sqlparse.KindDelete {
 		u.multi++
 		for _, a := range w.Sets {
-			u.inMulti[a.Column]++
+			put(&u.inMulti, a.Column, u.inMulti[a.Column]+1)
 		}
 	}
 	u.learnWrite(w, at)
@@ -254,7 +261,7 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 		extra := slices.ContainsFunc(pinned, func(c string) bool { return !slices.Contains(k, c) && !u.keys[c] })
 		if covers && !extra {
 			for _, c := range k {
-				u.lookup[c] = true
+				put(&u.lookup, c, true)
 			}
 		}
 	}
@@ -273,9 +280,9 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 			if c.Column == "" || c.InSubquery || !Comparison(c.Op) || SkipsUnchanged(w, c) {
 				continue
 			}
-			u.Compared[c.Column] = true
+			put(&u.Compared, c.Column, true)
 			if !IsRange(c.Op) {
-				u.states[c.Column] = true
+				put(&u.states, c.Column, true)
 			}
 			if u.keys[c.Column] || u.lookup[c.Column] || !rowPinned(c.Column) {
 				continue
@@ -290,21 +297,21 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 				// value (SET worker = $1 ... AND worker IS NULL), a mark
 				// set once otherwise (deleted_at = now()).
 				if IsParam(a.Arg) || a.Copied {
-					u.claims[c.Column] = appendEvidence(u.claims[c.Column], Evidence{at, "claims the row (sets " + c.Column + " where it is NULL)"})
-					u.holds[c.Column] = true
+					put(&u.claims, c.Column, appendEvidence(u.claims[c.Column], Evidence{at, "claims the row (sets " + c.Column + " where it is NULL)"}))
+					put(&u.holds, c.Column, true)
 					claimed = true
 				}
 			case a != nil && IsRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller):
 				// A lease taken over once it ran out (SET worker = $1,
 				// expires_at = $2 ... AND expires_at < now()).
-				u.expiry[c.Column] = true
+				put(&u.expiry, c.Column, true)
 				claimed = true
 			case a != nil && c.Op != sqlparse.OpIsNotNull && !toggles(w, c) && !(ExcludesOnly(c.Op) && IsParam(c.Arg)) &&
 				!(c.Op == sqlparse.OpIn && c.Arg == "" && !u.pinsRow(pinned, c.Column)) && c.Value != sqlparse.ValueColumn:
 				// A compare-and-swap, or a state machine's step (SET
 				// status = 'cancelled' ... AND status NOT IN ('done')).
 				if len(u.CAS[c.Column]) < 8 {
-					u.CAS[c.Column] = append(u.CAS[c.Column], guard{Evidence{at, sameDoes(u.CAS[c.Column], "compare-and-sets ", c.Column, "")}, pinned})
+					put(&u.CAS, c.Column, append(u.CAS[c.Column], guard{Evidence{at, sameDoes(u.CAS[c.Column], "compare-and-sets ", c.Column, "")}, pinned}))
 				}
 				u.addRowKey(slices.DeleteFunc(slices.Clone(pinned), func(p string) bool { return p == c.Column }))
 			case a == nil && c.Op == sqlparse.OpEq && c.Value == sqlparse.ValueCaller && (IsParam(c.Arg) || c.Arg == ""):
@@ -312,16 +319,16 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 				// version read earlier — or a tenant's id, which no claim
 				// ever sets.
 				if len(u.Holders[c.Column]) < 8 {
-					u.Holders[c.Column] = append(u.Holders[c.Column], guard{Evidence{at, sameDoes(u.Holders[c.Column], "compares ", c.Column, " with the caller's beside the row's key")},
-						slices.DeleteFunc(slices.Clone(pinned), func(p string) bool { return p == c.Column })})
+					put(&u.Holders, c.Column, append(u.Holders[c.Column], guard{Evidence{at, sameDoes(u.Holders[c.Column], "compares ", c.Column, " with the caller's beside the row's key")},
+						slices.DeleteFunc(slices.Clone(pinned), func(p string) bool { return p == c.Column })}))
 				}
 				for _, s := range w.Sets {
 					if len(u.guarded[c.Column]) < 32 && !slices.Contains(u.guarded[c.Column], s.Column) {
-						u.guarded[c.Column] = append(u.guarded[c.Column], s.Column)
+						put(&u.guarded, c.Column, append(u.guarded[c.Column], s.Column))
 					}
 				}
 			case a == nil && IsRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller) && w.Kind != sqlparse.KindDelete:
-				u.expiry[c.Column] = true // a holder renewing while its lease lasts
+				put(&u.expiry, c.Column, true) // a holder renewing while its lease lasts
 			}
 		}
 	}
@@ -338,8 +345,8 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 	if claimed {
 		for _, a := range w.Sets {
 			if IsParam(a.Arg) || a.Copied || len(a.Guards) > 0 {
-				u.claims[a.Column] = appendEvidence(u.claims[a.Column], Evidence{at, "claims the row (sets " + a.Column + ")"})
-				u.holds[a.Column] = true
+				put(&u.claims, a.Column, appendEvidence(u.claims[a.Column], Evidence{at, "claims the row (sets " + a.Column + ")"}))
+				put(&u.holds, a.Column, true)
 			}
 		}
 		u.addRowKey(slices.Clone(pinned))
@@ -554,14 +561,14 @@ func (f *Fences) Merge(o *Fences) {
 			continue
 		}
 		for k, g := range ou.CAS {
-			u.CAS[k] = append(u.CAS[k], g...)
+			put(&u.CAS, k, append(u.CAS[k], g...))
 		}
 		for k, g := range ou.Holders {
-			u.Holders[k] = append(u.Holders[k], g...)
+			put(&u.Holders, k, append(u.Holders[k], g...))
 		}
 		for k, es := range ou.claims {
 			for _, e := range es {
-				u.claims[k] = appendEvidence(u.claims[k], e)
+				put(&u.claims, k, appendEvidence(u.claims[k], e))
 			}
 		}
 		u.leases = append(u.leases, ou.leases...)
@@ -572,14 +579,14 @@ func (f *Fences) Merge(o *Fences) {
 			u.advisory = ou.advisory
 		}
 		for k := range ou.skipBy {
-			u.skipBy[k] = true
+			put(&u.skipBy, k, true)
 		}
 		u.skipSets = u.skipSets || ou.skipSets
 		for k := range ou.holds {
-			u.holds[k] = true
+			put(&u.holds, k, true)
 		}
 		for k := range ou.states {
-			u.states[k] = true
+			put(&u.states, k, true)
 		}
 		for _, k := range ou.pinSets {
 			if len(u.pinSets) < 32 && !slices.ContainsFunc(u.pinSets, func(x []string) bool { return slices.Equal(x, k) }) {
@@ -588,26 +595,32 @@ func (f *Fences) Merge(o *Fences) {
 		}
 		u.multi += ou.multi
 		for k, n := range ou.inMulti {
-			u.inMulti[k] += n
+			put(&u.inMulti, k, u.inMulti[k]+n)
 		}
-		for _, m := range [][2]map[string]bool{{u.flags, ou.flags}, {u.marks, ou.marks}} {
-			for k, v := range m[1] {
-				if seen, ok := m[0][k]; !ok || seen {
-					m[0][k] = v // true only while every package's writes agree
+		for _, m := range []struct {
+			to   *map[string]bool
+			from map[string]bool
+		}{{&u.flags, ou.flags}, {&u.marks, ou.marks}} {
+			for k, v := range m.from {
+				if seen, ok := (*m.to)[k]; !ok || seen {
+					put(m.to, k, v) // true only while every package's writes agree
 				}
 			}
 		}
 		for k, cols := range ou.guarded {
 			for _, c := range cols {
 				if !slices.Contains(u.guarded[k], c) {
-					u.guarded[k] = append(u.guarded[k], c)
+					put(&u.guarded, k, append(u.guarded[k], c))
 				}
 			}
 		}
-		for _, m := range [][2]map[string]bool{{u.written, ou.written}, {u.Compared, ou.Compared}, {u.expiry, ou.expiry},
-			{u.keys, ou.keys}, {u.lookup, ou.lookup}} {
-			for k := range m[1] {
-				m[0][k] = true
+		for _, m := range []struct {
+			to   *map[string]bool
+			from map[string]bool
+		}{{&u.written, ou.written}, {&u.Compared, ou.Compared}, {&u.expiry, ou.expiry},
+			{&u.keys, ou.keys}, {&u.lookup, ou.lookup}} {
+			for k := range m.from {
+				put(m.to, k, true)
 			}
 		}
 		if u.pk == nil {
