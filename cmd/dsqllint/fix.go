@@ -58,6 +58,7 @@ func applyFixes(fset *token.FileSet, fs []*finding, diff bool) (code, applied, l
 	sort.Strings(names)
 	code = exitClean
 	written := map[string][]byte{} // what the files held before
+	diffed := map[string][]byte{}  // with -diff, what they would hold
 	for _, name := range names {
 		content, err := os.ReadFile(name)
 		var fixed []byte
@@ -71,12 +72,21 @@ func applyFixes(fset *token.FileSet, fs []*finding, diff bool) (code, applied, l
 		case diff:
 			label := shortPath(name)
 			fmt.Print(udiff.Unified(label, label, string(content), string(fixed)))
+			diffed[name] = fixed
 		default:
 			if err := writeSameMode(name, fixed); err != nil {
 				fmt.Fprintf(os.Stderr, "dsqllint: fixing %s: %v\n", shortPath(name), err)
 				code = exitFailure
 			} else {
 				written[name] = content
+			}
+		}
+	}
+	if diff {
+		// go.mod is no file of the diff: say what -fix would add to it.
+		for root, pkgs := range runtimeImports(diffed) {
+			if args := missingRuntime(root, pkgs); len(args) > 0 {
+				fmt.Fprintf(os.Stderr, "dsqllint: %s: -fix would also run go get %s (the fixes import dsqllint's runtime)\n", shortPath(filepath.Join(root, "go.mod")), strings.Join(args, " "))
 			}
 		}
 	}
@@ -97,35 +107,18 @@ func applyFixes(fset *token.FileSet, fs []*finding, diff bool) (code, applied, l
 // files whose fixes import the runtime are restored (before, what each
 // held), so that the module still builds.
 func requireRuntime(before map[string][]byte) error {
-	need := map[string]map[string]bool{} // module root → runtime packages its fixed files import
-	importers := map[string][]string{}   // module root → the files importing them
-	for _, name := range slices.Sorted(maps.Keys(before)) {
-		if !strings.HasSuffix(name, ".go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
-		if err != nil {
-			continue
-		}
-		for _, imp := range f.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			if path != modconf.RuntimeOCC && !strings.HasPrefix(path, modconf.RuntimeOCC+"/") {
-				continue
-			}
-			if root := moduleRoot(filepath.Dir(name)); root != "" {
-				if need[root] == nil {
-					need[root] = map[string]bool{}
-				}
-				need[root][path] = true
-				importers[root] = append(importers[root], name)
-			}
+	now := map[string][]byte{}
+	for name := range before {
+		if data, err := os.ReadFile(name); err == nil {
+			now[name] = data
 		}
 	}
+	need := runtimeImports(now)
 	var errs []error
 	for root, mods := range need {
 		if err := addRequirements(root, mods); err != nil {
 			var undone []string
-			for _, name := range slices.Compact(importers[root]) {
+			for _, name := range importersIn(root, now) {
 				if werr := writeSameMode(name, before[name]); werr == nil {
 					undone = append(undone, shortPath(name))
 				}
@@ -138,6 +131,75 @@ func requireRuntime(before map[string][]byte) error {
 	return errors.Join(errs...)
 }
 
+// runtimeImports returns, by module root, the runtime packages the Go
+// files (their contents by name) import.
+func runtimeImports(files map[string][]byte) map[string]map[string]bool {
+	need := map[string]map[string]bool{}
+	for name, data := range files {
+		for _, path := range runtimeImportsOf(name, data) {
+			if root := moduleRoot(filepath.Dir(name)); root != "" {
+				if need[root] == nil {
+					need[root] = map[string]bool{}
+				}
+				need[root][path] = true
+			}
+		}
+	}
+	return need
+}
+
+// importersIn returns the files of the module at root, among files, that
+// import a runtime package.
+func importersIn(root string, files map[string][]byte) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if moduleRoot(filepath.Dir(name)) == root && len(runtimeImportsOf(name, files[name])) > 0 {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// runtimeImportsOf returns the runtime packages a Go file imports.
+func runtimeImportsOf(name string, data []byte) []string {
+	if !strings.HasSuffix(name, ".go") {
+		return nil
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), name, data, parser.ImportsOnly)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, imp := range f.Imports {
+		if path, _ := strconv.Unquote(imp.Path.Value); path == modconf.RuntimeOCC || strings.HasPrefix(path, modconf.RuntimeOCC+"/") {
+			out = append(out, path)
+		}
+	}
+	return out
+}
+
+// missingRuntime returns the go get arguments (package@version) for the
+// runtime packages pkgs whose modules the module at root does not
+// require: none for one of ours, or for a development build, which
+// offers no such fix.
+func missingRuntime(root string, pkgs map[string]bool) []string {
+	f, err := readModFile(filepath.Join(root, "go.mod"))
+	if err != nil || modconf.Version == "" || f.Module != nil && strings.HasPrefix(f.Module.Mod.Path, "github.com/dsqllint/dsqllint") {
+		return nil
+	}
+	required := map[string]bool{}
+	for _, r := range f.Require {
+		required[r.Mod.Path] = true
+	}
+	var args []string
+	for _, p := range slices.Sorted(maps.Keys(pkgs)) {
+		if !required[modconf.RuntimeModule(p)] {
+			args = append(args, p+"@"+modconf.Version)
+		}
+	}
+	return args
+}
+
 // addRequirements runs go get for the runtime packages pkgs whose modules
 // the module at root does not require yet, and keeps what it did only if
 // that is all it did.
@@ -147,23 +209,13 @@ func addRequirements(root string, pkgs map[string]bool) error {
 	if err != nil {
 		return err
 	}
-	if before.Module != nil && strings.HasPrefix(before.Module.Mod.Path, "github.com/dsqllint/dsqllint") {
-		return nil // one of ours: the workspace resolves the runtime
-	}
-	required := map[string]bool{}
-	for _, r := range before.Require {
-		required[r.Mod.Path] = true
+	args := missingRuntime(root, pkgs)
+	if len(args) == 0 {
+		return nil
 	}
 	mods := map[string]bool{}
-	var args []string
-	for _, p := range slices.Sorted(maps.Keys(pkgs)) {
-		if m := modconf.RuntimeModule(p); !required[m] {
-			mods[m] = true
-			args = append(args, p+"@"+modconf.Version)
-		}
-	}
-	if len(args) == 0 || modconf.Version == "" {
-		return nil // a development build offers no such fix: the import was there
+	for _, a := range args {
+		mods[modconf.RuntimeModule(strings.SplitN(a, "@", 2)[0])] = true
 	}
 	saved := map[string][]byte{}
 	for _, name := range []string{gomod, filepath.Join(root, "go.sum")} {

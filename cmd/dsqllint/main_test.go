@@ -615,6 +615,13 @@ func TestFixAddsTheRuntime(t *testing.T) {
 		copyTree(t, "../../examples/shardstore", dir)
 		mod := "module example.com/shardstore\n\ngo " + goLine + "\n"
 		os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644)
+		if goLine == "1.22" {
+			// -diff writes nothing, and says what -fix would add to go.mod.
+			out, _ := in(dir, released, "-fix", "-diff", "./...")
+			if gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod")); string(gomod) != mod || !strings.Contains(out, "-fix would also run go get github.com/dsqllint/dsqllint/runtime/occ@"+version) {
+				t.Errorf("-fix -diff:\n%s\ngo.mod:\n%s", out, gomod)
+			}
+		}
 		out, code := in(dir, released, "-fix", "./...")
 		if code == 1 {
 			t.Fatalf("go %s: -fix: exit %d\n%s", goLine, code, out)
