@@ -17,7 +17,6 @@ import (
 	"github.com/dsqllint/dsqllint/runtime/occprom"
 )
 
-
 func TestMetricsFollowTheCalls(t *testing.T) {
 	db, err := sql.Open("pgx", pgtest.NewDatabase(t))
 	if err != nil {
