@@ -270,23 +270,13 @@ func addRequirements(root string, pkgs map[string]bool) error {
 // modules added.
 func otherChanges(before, after *modfile.File, added map[string]bool) []string {
 	var out []string
-	goLine := func(f *modfile.File) string {
-		if f.Go == nil {
-			return ""
-		}
-		return f.Go.Version
+	goBefore, tcBefore := goLines(before)
+	goAfter, tcAfter := goLines(after)
+	if goBefore != goAfter {
+		out = append(out, fmt.Sprintf("the go line from %s to %s", goBefore, goAfter))
 	}
-	if goLine(before) != goLine(after) {
-		out = append(out, fmt.Sprintf("the go line from %s to %s", goLine(before), goLine(after)))
-	}
-	toolchain := func(f *modfile.File) string {
-		if f.Toolchain == nil {
-			return ""
-		}
-		return f.Toolchain.Name
-	}
-	if toolchain(before) != toolchain(after) {
-		out = append(out, fmt.Sprintf("the toolchain from %q to %q", toolchain(before), toolchain(after)))
+	if tcBefore != tcAfter {
+		out = append(out, fmt.Sprintf("the toolchain from %q to %q", tcBefore, tcAfter))
 	}
 	was := map[string]string{}
 	for _, r := range before.Require {
@@ -301,6 +291,17 @@ func otherChanges(before, after *modfile.File, added map[string]bool) []string {
 		}
 	}
 	return out
+}
+
+// goLines returns a go.mod's go and toolchain lines ("" where absent).
+func goLines(f *modfile.File) (goLine, toolchain string) {
+	if f.Go != nil {
+		goLine = f.Go.Version
+	}
+	if f.Toolchain != nil {
+		toolchain = f.Toolchain.Name
+	}
+	return goLine, toolchain
 }
 
 func readModFile(name string) (*modfile.File, error) {

@@ -193,12 +193,6 @@ func moduleFiles(root, dir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("git ls-files: %v", err)
 	}
-	nested := map[string]bool{}
-	for _, d := range modules {
-		if d != dir && (dir == "." || strings.HasPrefix(d, dir+"/")) {
-			nested[d] = true
-		}
-	}
 	var files []string
 	for _, rel := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
 		if rel == "" {
@@ -206,8 +200,8 @@ func moduleFiles(root, dir string) ([]string, error) {
 		}
 		inNested := false
 		for d := filepath.Dir(rel); d != dir && d != "." && d != "/"; d = filepath.Dir(d) {
-			if nested[d] || exists(filepath.Join(root, d, "go.mod")) {
-				inNested = true // a module below dir: a test module, another of ours
+			if exists(filepath.Join(root, d, "go.mod")) {
+				inNested = true // a module below dir: another of ours, a test module
 				break
 			}
 		}
