@@ -241,7 +241,8 @@ func report(res *result, outs []output, o options, code int) int {
 func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) (*result, *checker.Graph, int) {
 	// NeedExportFile costs no more (go list -export runs for the types of
 	// dependencies): analyseHelpers reads a helper's imports from it.
-	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule | packages.NeedExportFile, Tests: tests, Fset: token.NewFileSet()}
+	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule | packages.NeedExportFile, Tests: tests, Fset: token.NewFileSet(),
+		ParseFile: parseFile}
 	start := time.Now()
 	pkgs, err := packages.Load(cfg, workspacePatterns(patterns)...)
 	loaded := time.Since(start)
@@ -304,6 +305,13 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) 
 		printTiming(graph, loaded, time.Since(start)-loaded)
 	}
 	return res, graph, code
+}
+
+// parseFile parses a file of the packages linted. No pass reads the
+// syntactic objects go/parser resolves by default (go/types resolves
+// every identifier): skipping them saves their memory for the whole run.
+func parseFile(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+	return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
 }
 
 // analyseHelpers analyses, before the packages linted, the packages
