@@ -80,7 +80,14 @@ func JoinPackage(fset *token.FileSet, home string, sums []*Summary) *Module {
 }
 
 func join(fset *token.FileSet, sums []*Summary, home string) *Module {
-	m := &Module{fset: fset, home: home, stmts: map[string][]stmtOf{}, passes: map[string][]Pass{}, impls: map[string][]string{},
+	var nstmts int
+	for _, s := range sums {
+		if s != nil {
+			nstmts += len(s.Stmts)
+		}
+	}
+	// Sized once: growing by doubling was a tenth of the join's memory.
+	m := &Module{fset: fset, home: home, stmts: make(map[string][]stmtOf, nstmts), passes: map[string][]Pass{}, impls: map[string][]string{},
 		closures: map[string][]Closure{}, returns: map[result]Return{}}
 	for _, s := range sums {
 		if s != nil {
