@@ -433,7 +433,7 @@ func (c *Package) returnedConsts(fn *types.Func) []ast.Expr {
 		if !ok {
 			return nil
 		}
-		for _, ptr := range PointerTypes(c.Pass.Pkg) {
+		for _, ptr := range c.PointerTypes() {
 			if !types.Implements(ptr, it) {
 				continue
 			}

@@ -277,7 +277,7 @@ func (c *Package) Implementations(m *types.Func) []*ast.FuncDecl {
 		return nil
 	}
 	var out []*ast.FuncDecl
-	for _, ptr := range PointerTypes(c.Pass.Pkg) {
+	for _, ptr := range c.PointerTypes() {
 		if !types.Implements(ptr, iface) {
 			continue
 		}

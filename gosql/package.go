@@ -361,16 +361,21 @@ func (c *Package) Key(fn *types.Func) string {
 	return k
 }
 
-// PointerTypes returns *T for every type T pkg declares that is no
-// interface: the method sets that may implement one.
-func PointerTypes(pkg *types.Package) []*types.Pointer {
+// PointerTypes returns *T for every type T the package declares that is
+// no interface: the method sets that may implement one. Made once: each
+// call through an interface asks (Scope.Names sorts the scope anew).
+func (c *Package) PointerTypes() []*types.Pointer {
+	if c.pointers != nil {
+		return *c.pointers
+	}
 	var out []*types.Pointer
-	scope := pkg.Scope()
+	scope := c.Pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !types.IsInterface(tn.Type()) {
 			out = append(out, types.NewPointer(tn.Type()))
 		}
 	}
+	c.pointers = &out
 	return out
 }
 
@@ -531,6 +536,8 @@ type Package struct {
 	Err error
 	// cited caches how Where names each file.
 	cited map[*token.File]string
+	// pointers caches PointerTypes.
+	pointers *[]*types.Pointer
 
 	Pass     *analysis.Pass
 	Settings *modconf.Settings

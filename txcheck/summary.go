@@ -619,7 +619,7 @@ func (c *checker) summarizeImpls(s *txflow.Summary) {
 		return
 	}
 	var byName map[string][]*types.Interface // the module's interfaces by their methods' names
-	for _, ptr := range gosql.PointerTypes(c.Pass.Pkg) {
+	for _, ptr := range c.PointerTypes() {
 		names := c.relevantMethods(ptr, relevant)
 		if len(names) == 0 {
 			continue
@@ -681,7 +681,7 @@ func (c *checker) summarizeTypes(s *txflow.Summary, relevant map[string]bool) {
 	if len(relevant) == 0 {
 		return
 	}
-	for _, ptr := range gosql.PointerTypes(c.Pass.Pkg) {
+	for _, ptr := range c.PointerTypes() {
 		if len(c.relevantMethods(ptr, relevant)) == 0 {
 			continue
 		}
