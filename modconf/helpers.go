@@ -66,8 +66,6 @@ func Helper(names []string, imported bool) bool {
 	return checks
 }
 
-// inRepository reports a directory of the repository being linted: not
-// the module cache, a module version or a vendor directory.
 // HelperCall reports a function of a helper package (Helper) whose call
 // can decide a verdict in the caller: one handed a function or an
 // operation to run (a retry loop, a transaction helper), or an error
@@ -100,6 +98,8 @@ func isContext(t types.Type) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
 
+// inRepository reports a directory of the repository being linted: not
+// the module cache, a module version or a vendor directory.
 func inRepository(dir string) bool {
 	return !within(modCache(), dir) && !versioned(dir) && !strings.Contains(filepath.ToSlash(dir), "/vendor/")
 }

@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -328,29 +329,34 @@ func analyseHelpers(a *analysis.Analyzer, cfg *packages.Config, pkgs []*packages
 			imported[path] = true
 		}
 	}
-	candidates := map[string]*packages.Package{}
+	// A package is read only when a linted package calls one of its
+	// functions that can decide a verdict (modconf.HelperCall): reading
+	// every imported package of the module first cost more than the
+	// whole helper stage on Temporal's persistence tree.
+	outside := map[string]*packages.Package{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if !linted[p.PkgPath] && p.Module != nil && !leftOut(p.PkgPath) && modconf.Helper(p.GoFiles, imported[p.PkgPath]) {
-			candidates[p.PkgPath] = p
+		if !linted[p.PkgPath] && imported[p.PkgPath] && p.Module != nil && !leftOut(p.PkgPath) {
+			outside[p.PkgPath] = p
 		}
 	})
-	if len(candidates) == 0 {
-		return nil
-	}
-	// A candidate is analysed only when a linted package calls one of its
-	// functions that can decide a verdict (modconf.HelperCall): an RPC
-	// package's error predicates would cost a type check and bring nothing.
-	var hpkgs []*packages.Package
+	called := map[string]*packages.Package{}
 	for _, p := range pkgs {
 		for _, obj := range p.TypesInfo.Uses {
 			fn, ok := obj.(*types.Func)
-			if !ok || fn.Pkg() == nil || candidates[fn.Pkg().Path()] == nil || !modconf.HelperCall(fn) {
+			if !ok || fn.Pkg() == nil || outside[fn.Pkg().Path()] == nil || called[fn.Pkg().Path()] != nil || !modconf.HelperCall(fn) {
 				continue
 			}
-			if hp := fromSource(cfg.Fset, candidates[fn.Pkg().Path()]); hp != nil {
-				hpkgs = append(hpkgs, hp)
-			}
-			delete(candidates, fn.Pkg().Path())
+			called[fn.Pkg().Path()] = outside[fn.Pkg().Path()]
+		}
+	}
+	var hpkgs []*packages.Package
+	for _, path := range slices.Sorted(maps.Keys(called)) {
+		p := called[path]
+		if !modconf.Helper(p.GoFiles, true) {
+			continue // its source neither checks for 40001 nor declares a retry predicate
+		}
+		if hp := fromSource(cfg.Fset, p); hp != nil {
+			hpkgs = append(hpkgs, hp)
 		}
 	}
 	if len(hpkgs) == 0 {
