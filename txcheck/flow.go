@@ -5,7 +5,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -42,9 +41,33 @@ type beginCall struct {
 // for one: `isNonRetryable(err)` that only rules out a cancelled context
 // re-runs nothing on a conflict.
 var (
-	conflictWords = regexp.MustCompile(`(?i)serializationfail|serialization_fail|serializationerr|serialization fail|serialization error|could not serialize|isocc|occerror|40001`)
-	retryWords    = regexp.MustCompile(`(?i)retryable|isretry`)
+	conflictWords = words{"serializationfail", "serialization_fail", "serializationerr", "serialization fail", "serialization error", "could not serialize", "isocc", "occerror", "40001"}
+	retryWords    = words{"retryable", "isretry"}
 )
+
+// words are lower-case words a name or a literal may hold in any case.
+// Asked of every identifier of a retry loop's body: a case-insensitive
+// regular expression cost ten times this scan.
+type words []string
+
+// in reports whether s holds one of the words, its ASCII letters in any case.
+func (ws words) in(s string) bool {
+	for _, w := range ws {
+		for i := 0; i+len(w) <= len(s); i++ {
+			if lower(s[i]) == w[0] && strings.EqualFold(s[i:i+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func lower(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
 
 // retried reports whether a node at site runs inside a retry: a closure
 // passed to a retry helper, or a loop whose body checks for serialization
@@ -174,14 +197,14 @@ func (c *checker) checksConflict(n ast.Node, depth int, pending *[]string) bool 
 		case *ast.BinaryExpr, *ast.CallExpr:
 			found = found || c.testsClass40(n)
 		case *ast.BasicLit:
-			found = found || n.Kind == token.STRING && (strings.Contains(n.Value, "40001") || conflictWords.MatchString(n.Value))
+			found = found || n.Kind == token.STRING && (strings.Contains(n.Value, "40001") || conflictWords.in(n.Value))
 		case *ast.Ident:
 			obj := c.Pass.TypesInfo.Uses[n]
 			fn := asFunc(obj)
 			switch {
-			case conflictWords.MatchString(n.Name):
+			case conflictWords.in(n.Name):
 				found = true
-			case c.Funcs[fn] != nil && (isPredicate(fn) || retryWords.MatchString(n.Name)):
+			case c.Funcs[fn] != nil && (isPredicate(fn) || retryWords.in(n.Name)):
 				found = depth > 0 && c.checksConflict(c.Funcs[fn].Body, depth-1, pending)
 			case fn != nil && fn.Pkg() == c.Pass.Pkg && gosql.IsInterfaceMethod(fn) && isPredicate(fn):
 				// A dialect's predicate: what the package's
@@ -189,7 +212,7 @@ func (c *checker) checksConflict(n ast.Node, depth int, pending *[]string) bool 
 				for _, fd := range c.Implementations(fn) {
 					found = found || depth > 0 && c.checksConflict(fd.Body, depth-1, pending)
 				}
-			case retryWords.MatchString(n.Name):
+			case retryWords.in(n.Name):
 				found = obj == nil || fn != nil
 			case fn != nil && isPredicate(fn) && pending != nil && (c.inModule(fn) || gosql.IsInterfaceMethod(fn) && c.inModulePkg(fn.Pkg())):
 				*pending = append(*pending, c.Key(fn))

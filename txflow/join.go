@@ -115,12 +115,13 @@ func join(fset *token.FileSet, sums []*Summary, home string) *Module {
 			m.closures[k] = append(m.closures[k], cl)
 		}
 	}
-	for _, im := range matchImpls(m.sums) {
+	matched := matchImpls(m.sums) // the lock graph's too: matched once
+	for _, im := range matched {
 		m.addImpl(im)
 	}
 	m.judgeWrites()
 	m.findings = append(m.findings, m.unfencedWrites()...)
-	g := newLockGraph(fset, m.sums, home != "")
+	g := newLockGraph(fset, m.sums, matched, home != "")
 	g.home = home
 	locks, decisions := g.judgeSites()
 	m.findings = append(m.findings, locks...)

@@ -133,7 +133,9 @@ type verdict struct {
 	fix *analysis.SuggestedFix
 }
 
-func newLockGraph(fset *token.FileSet, sums []*Summary, open bool) *lockGraph {
+// newLockGraph builds the graph of the summaries' calls, passes and
+// implementations; matched are the implementations matchImpls finds.
+func newLockGraph(fset *token.FileSet, sums []*Summary, matched []Impl, open bool) *lockGraph {
 	g := &lockGraph{fset: fset, open: open, sums: sums,
 		calls: map[string][]callOf{}, out: map[string][]callOf{}, passes: map[passKey]passOf{},
 		ifaces: map[string][]string{}, impls: map[string][]string{}, binds: map[string][]Closure{}, bound: map[string][]Closure{},
@@ -169,7 +171,7 @@ func newLockGraph(fset *token.FileSet, sums []*Summary, open bool) *lockGraph {
 			}
 		}
 	}
-	for _, im := range matchImpls(sums) {
+	for _, im := range matched {
 		g.addImpl(im)
 	}
 	g.resolveLoops()
