@@ -50,6 +50,9 @@ type checker struct {
 	// helpers whether a function is a retry helper by its body.
 	loops   map[ast.Node]bool
 	helpers map[*ast.FuncDecl]bool
+	// methods caches the method set of each of the package's pointer
+	// types (methodsOf).
+	methods map[*types.Pointer][]*types.Func
 	// imported are the summaries the imports carry, by package
 	// (importedSummaries).
 	imported map[string]*txflow.Summary

@@ -685,7 +685,7 @@ func (c *checker) summarizeTypes(s *txflow.Summary, relevant map[string]bool) {
 		if len(c.relevantMethods(ptr, relevant)) == 0 {
 			continue
 		}
-		s.Types = append(s.Types, methodSet(pointerMethods(ptr)))
+		s.Types = append(s.Types, methodSet(c.methodsOf(ptr)))
 	}
 }
 
@@ -1053,15 +1053,13 @@ func (c *checker) madeFromPool(x ast.Expr) (pool, pgx bool) {
 }
 
 // relevantMethods returns the names of ptr's methods, its own or
-// promoted from an embedded field, that are relevant. Its own methods are
-// read directly: a method set costs more than the rest of the summary.
+// promoted from an embedded field, that are relevant.
 func (c *checker) relevantMethods(ptr *types.Pointer, relevant map[string]bool) map[string]bool {
-	n, ok := ptr.Elem().(*types.Named)
-	if !ok {
+	if _, ok := ptr.Elem().(*types.Named); !ok {
 		return nil
 	}
 	var names map[string]bool
-	add := func(fn *types.Func) {
+	for _, fn := range c.methodsOf(ptr) {
 		if relevant[c.Key(fn)] {
 			if names == nil {
 				names = map[string]bool{}
@@ -1069,17 +1067,21 @@ func (c *checker) relevantMethods(ptr *types.Pointer, relevant map[string]bool) 
 			names[fn.Name()] = true
 		}
 	}
-	for i := range n.NumMethods() {
-		add(n.Method(i))
-	}
-	if !embeds(n) {
-		return names
-	}
-	ms := types.NewMethodSet(ptr)
-	for i := range ms.Len() {
-		add(ms.At(i).Obj().(*types.Func))
-	}
 	return names
+}
+
+// methodsOf returns pointerMethods(ptr), made once: a type's method set
+// is asked for its summary and for each interface it may implement.
+func (c *checker) methodsOf(ptr *types.Pointer) []*types.Func {
+	if fns, ok := c.methods[ptr]; ok {
+		return fns
+	}
+	if c.methods == nil {
+		c.methods = map[*types.Pointer][]*types.Func{}
+	}
+	fns := pointerMethods(ptr)
+	c.methods[ptr] = fns
+	return fns
 }
 
 // summarizeRepeatable records the package's exported functions a retry
