@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -210,6 +211,40 @@ func TestLargeFile(t *testing.T) {
 	for _, tbl := range cat.Tables() {
 		if tbl.Pos.Line < 1 || tbl.Pos.Line > n {
 			t.Fatalf("%s at line %d of %d", tbl.Name, tbl.Pos.Line, n)
+		}
+	}
+}
+
+// TestOtherDialectPaths: SQL named for another database is left out where
+// the directory above it also holds SQL named for none; alone, it stays.
+func TestOtherDialectPaths(t *testing.T) {
+	cases := []struct {
+		name  string
+		files []string
+		want  []string
+	}{
+		{"a copy per database", []string{"migrations/postgres/1.sql", "migrations/mysql/1.sql", "migrations/sqlite3/1.sql"},
+			[]string{"migrations/mysql", "migrations/sqlite3"}},
+		{"only MySQL's", []string{"db/mysql/1.sql", "db/mysql/2.sql"}, nil},
+		{"a file per database", []string{"db/schema.sql", "db/schema.sqlite.sql", "db/mysql_schema.sql"},
+			[]string{"db/mysql_schema.sql", "db/schema.sqlite.sql"}},
+		{"no database's name", []string{"oracles/1.sql", "migrations/1.sql", "mysqlish/1.sql"}, nil},
+		{"PostgreSQL's elsewhere", []string{"a/mysql/1.sql", "b/1.sql"}, nil},
+	}
+	for _, c := range cases {
+		root := t.TempDir()
+		m := moduleFiles{root: root}
+		for _, f := range c.files {
+			m.sql = append(m.sql, filepath.Join(root, filepath.FromSlash(f)))
+		}
+		var got []string
+		for _, p := range m.otherDialectPaths() {
+			rel, _ := filepath.Rel(root, p)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
 }

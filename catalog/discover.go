@@ -21,6 +21,9 @@ type Source struct {
 	Files []string
 	// Sqlc are the SQL packages of the module's sqlc configurations.
 	Sqlc []sqlcconf.Package
+	// OtherDialect are the .sql files and directories that hold another
+	// database's SQL (otherDialectPaths).
+	OtherDialect []string
 }
 
 // Discover finds the schema of the module rooted at root, in this order:
@@ -40,7 +43,7 @@ type Source struct {
 // does not silently fall back to the name-based rules.
 func Discover(root string, patterns []string) (Source, error) {
 	w := walkModule(root)
-	src := Source{Sqlc: w.sqlcPackages()}
+	src := Source{Sqlc: w.sqlcPackages(), OtherDialect: w.otherDialectPaths()}
 	if len(patterns) > 0 {
 		var files []string
 		for _, p := range patterns {
@@ -273,14 +276,64 @@ func createsTable(data []byte) bool {
 	return false
 }
 
-// otherDialects are words in a directory path that name a database whose
-// DDL is not PostgreSQL's.
-var otherDialects = []string{"mysql", "mariadb", "sqlite", "mssql", "sqlserver", "oracle", "clickhouse", "cassandra", "spanner", "snowflake", "bigquery"}
+// otherDialects are words of a path that name a database whose SQL is
+// not PostgreSQL's.
+var otherDialects = map[string]bool{"mysql": true, "mariadb": true, "sqlite": true, "mssql": true, "sqlserver": true, "oracle": true,
+	"clickhouse": true, "cassandra": true, "spanner": true, "snowflake": true, "bigquery": true}
 
+// otherDialect reports a path with a word (its letters between other
+// characters: mysql_schema, sqlite3) naming another database.
 func otherDialect(rel string) bool {
-	d := strings.ToLower(rel)
-	for _, w := range otherDialects {
-		if strings.Contains(d, w) {
+	for _, w := range strings.FieldsFunc(strings.ToLower(rel), func(r rune) bool { return r < 'a' || r > 'z' }) {
+		if otherDialects[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// otherDialectPaths returns the files and directories whose name says
+// they hold another database's SQL (migrations/mysql, schema.sqlite.sql)
+// where the directory above them also holds SQL whose path names no other
+// database: a module that keeps its SQL once per database ports the
+// PostgreSQL copy. A module whose SQL is all named for another database
+// keeps it: that is the SQL it ports.
+func (m moduleFiles) otherDialectPaths() []string {
+	var out []string
+	seen := map[string]bool{}
+	postgresUnder := map[string]bool{} // by parent, computed once
+	for _, f := range m.sql {
+		parts := strings.Split(m.rel(f), "/")
+		for i, part := range parts {
+			if !otherDialect(part) {
+				continue
+			}
+			at := filepath.Join(m.root, filepath.FromSlash(strings.Join(parts[:i+1], "/")))
+			if seen[at] {
+				break
+			}
+			seen[at] = true
+			parent := strings.Join(parts[:i], "/")
+			pg, known := postgresUnder[parent]
+			if !known {
+				pg = m.postgresUnder(parent)
+				postgresUnder[parent] = pg
+			}
+			if pg {
+				out = append(out, at)
+			}
+			break
+		}
+	}
+	return out
+}
+
+// postgresUnder reports a .sql file below the module directory parent
+// ("" for the root) whose path names no other database.
+func (m moduleFiles) postgresUnder(parent string) bool {
+	for _, f := range m.sql {
+		rel := m.rel(f)
+		if (parent == "" || strings.HasPrefix(rel, parent+"/")) && !otherDialect(rel) {
 			return true
 		}
 	}

@@ -85,6 +85,9 @@ func splitPatterns(s string) []string {
 
 // SQLFile reads a .sql file into a Text mapped onto a new token.File.
 func (c *Package) SQLFile(name string) *sqltext.Text {
+	if c.Settings != nil && c.Settings.OtherDialect(name) {
+		return nil // another database's copy of the module's SQL
+	}
 	var data []byte
 	var err error
 	if c.Pass.ReadFile != nil {

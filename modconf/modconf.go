@@ -63,6 +63,9 @@ type Settings struct {
 	Sqlc []sqlcconf.Package
 	// MigrationDirs are the directories of the module's migrations.
 	MigrationDirs map[string]bool
+	// otherDialect are the module's files and directories of another
+	// database's SQL (catalog.Source.OtherDialect).
+	otherDialect []string
 	// ModuleStage says the dsqllint command joins every package's summary
 	// after the packages are analysed (ModuleStage): a package then
 	// leaves what crosses packages to it.
@@ -327,6 +330,10 @@ func (s *Settings) load(root string) (*Settings, error) {
 		return nil, err
 	}
 	ms.MigrationDirs = migrationDirs(src)
+	ms.otherDialect = src.OtherDialect
+	if ms.Verbose && len(src.OtherDialect) > 0 {
+		fmt.Fprintf(os.Stderr, "dsqllint: %s: SQL named for another database, beside PostgreSQL's, left out: %s\n", base, strings.Join(src.OtherDialect, ", "))
+	}
 	if len(src.Files) > 0 {
 		cat, err := catalog.Load(base, src.Files)
 		if err != nil {
@@ -496,6 +503,24 @@ func runtimeModules(root string) (map[string]bool, string) {
 		}
 	}
 	return out, goLine
+}
+
+// OtherDialect reports a .sql file of another database's SQL, kept
+// beside the PostgreSQL copy the module ports (migrations/mysql/...,
+// schema.sqlite.sql): it is not linted.
+func (s *Settings) OtherDialect(file string) bool {
+	if len(s.otherDialect) == 0 {
+		return false
+	}
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
+	for _, p := range s.otherDialect {
+		if file == p || strings.HasPrefix(file, p+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // SQLiteQueries reports a query file of a sqlc package whose engine is

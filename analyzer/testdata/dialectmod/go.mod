@@ -1,0 +1,3 @@
+module example.com/dialectmod
+
+go 1.25

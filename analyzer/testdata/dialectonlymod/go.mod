@@ -1,0 +1,3 @@
+module example.com/dialectonlymod
+
+go 1.25
