@@ -108,3 +108,9 @@ func TestNotSQL(t *testing.T) {
 func TestRetryFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(), "retryfix")
 }
+
+// TestExpectations: SQL a test hands a mock as what to expect is quiet;
+// the same statements run, or handed to an ordinary function, are not.
+func TestExpectations(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "expectations")
+}

@@ -230,6 +230,9 @@ func TestOtherDialectPaths(t *testing.T) {
 			[]string{"db/mysql_schema.sql", "db/schema.sqlite.sql"}},
 		{"no database's name", []string{"oracles/1.sql", "migrations/1.sql", "mysqlish/1.sql"}, nil},
 		{"PostgreSQL's elsewhere", []string{"a/mysql/1.sql", "b/1.sql"}, nil},
+		{"a migration that mentions one", []string{"migrations/006_jsonb.sql", "migrations/007_sqlite_jsonb_cleanup.up.sql"}, nil},
+		{"no PostgreSQL copy of the file", []string{"db/schema.sqlite.sql", "db/seed.sql"}, nil},
+		{"PostgreSQL's named too", []string{"db/schema.postgres.sql", "db/schema.mysql.sql"}, []string{"db/schema.mysql.sql"}},
 	}
 	for _, c := range cases {
 		root := t.TempDir()

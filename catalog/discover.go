@@ -293,18 +293,21 @@ func otherDialect(rel string) bool {
 }
 
 // otherDialectPaths returns the files and directories whose name says
-// they hold another database's SQL (migrations/mysql, schema.sqlite.sql)
-// where the directory above them also holds SQL whose path names no other
-// database: a module that keeps its SQL once per database ports the
-// PostgreSQL copy. A module whose SQL is all named for another database
-// keeps it: that is the SQL it ports.
+// they hold another database's SQL where the module keeps a PostgreSQL
+// copy too: a directory named for it (migrations/mysql) whose parent also
+// holds SQL whose path names no other database, a file named for it
+// beside the same name without it (schema.sqlite.sql beside schema.sql or
+// schema.postgres.sql). A module that keeps its SQL once per database
+// ports the PostgreSQL copy; a module whose SQL is all named for another
+// database keeps it: that is the SQL it ports. A migration that only
+// mentions one (007_sqlite_jsonb_cleanup.sql) is no copy.
 func (m moduleFiles) otherDialectPaths() []string {
 	var out []string
 	seen := map[string]bool{}
 	postgresUnder := map[string]bool{} // by parent, computed once
 	for _, f := range m.sql {
 		parts := strings.Split(m.rel(f), "/")
-		for i, part := range parts {
+		for i, part := range parts[:len(parts)-1] {
 			if !otherDialect(part) {
 				continue
 			}
@@ -324,6 +327,10 @@ func (m moduleFiles) otherDialectPaths() []string {
 			}
 			break
 		}
+		if base := parts[len(parts)-1]; otherDialect(base) && !seen[f] && m.postgresCopy(f) {
+			seen[f] = true
+			out = append(out, f)
+		}
 	}
 	return out
 }
@@ -339,3 +346,29 @@ func (m moduleFiles) postgresUnder(parent string) bool {
 	}
 	return false
 }
+
+// postgresCopy reports a .sql file beside f whose name is f's without
+// the words naming databases (PostgreSQL's included): schema.sql or
+// postgres_schema.sql for mysql_schema.sql.
+func (m moduleFiles) postgresCopy(f string) bool {
+	name := nameWords(filepath.Base(f))
+	for _, g := range m.sql {
+		if g != f && filepath.Dir(g) == filepath.Dir(f) && !otherDialect(filepath.Base(g)) && slices.Equal(nameWords(filepath.Base(g)), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords are the words of a file name, those naming a database left out.
+func nameWords(base string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base))), func(r rune) bool { return r < 'a' || r > 'z' }) {
+		if !otherDialects[w] && !postgresWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+var postgresWords = map[string]bool{"postgres": true, "postgresql": true, "pg": true, "pgsql": true, "psql": true}

@@ -3,6 +3,7 @@ package gosql
 import (
 	"go/ast"
 	"go/types"
+	"path"
 	"strings"
 )
 
@@ -90,17 +91,18 @@ func (c *Package) markNonSQLArgs(call *ast.CallExpr) {
 }
 
 // nonSQLArg reports whether the expression on top of the stack is an
-// argument of a non-SQL call, directly or through fmt.Sprintf.
+// argument of a non-SQL call or of a test's expectation, directly or
+// through fmt.Sprintf or regexp.QuoteMeta.
 func (c *Package) nonSQLArg(stack []ast.Node) bool {
 	for i := len(stack) - 2; i >= 0; i-- {
 		switch p := stack[i].(type) {
 		case *ast.ParenExpr, *ast.BinaryExpr:
 			continue
 		case *ast.CallExpr:
-			if c.isNonSQLCall(p) {
+			if c.isNonSQLCall(p) || c.isExpectation(p) {
 				return true
 			}
-			if !isSprintf(c.Pass.TypesInfo, p) {
+			if !isSprintf(c.Pass.TypesInfo, p) && !isQuoteMeta(c.Pass.TypesInfo, p) {
 				return false
 			}
 			continue
@@ -108,6 +110,47 @@ func (c *Package) nonSQLArg(stack []ast.Node) bool {
 		return false
 	}
 	return false
+}
+
+// isExpectation reports a call that tells a test double what to expect
+// (mock.ExpectExec("DELETE FROM t"), db.EXPECT().ExecContext(gomock.Any(),
+// "VACUUM")): its text is no statement the program runs, and the one it
+// mirrors is judged where it runs. A method of a type named Mock… or
+// Fake… (mockgen, mockery, counterfeiter) or of a package named for
+// mocks (gomock, go-sqlmock, pgxmock, mocks).
+func (c *Package) isExpectation(call *ast.CallExpr) bool {
+	fn, _, ok := CalleeOf(c.Pass.TypesInfo, call)
+	if !ok {
+		return false
+	}
+	if strings.Contains(strings.ToLower(lastElem(fn.Pkg().Path())), "mock") {
+		return true
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && (strings.HasPrefix(n.Obj().Name(), "Mock") || strings.HasPrefix(n.Obj().Name(), "Fake"))
+}
+
+// lastElem is an import path's last element, a major version suffix
+// (pgxmock/v4) skipped.
+func lastElem(p string) string {
+	last := path.Base(p)
+	if len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		return path.Base(path.Dir(p))
+	}
+	return last
+}
+
+func isQuoteMeta(info *types.Info, call *ast.CallExpr) bool {
+	fn, key, ok := CalleeOf(info, call)
+	return ok && key.Pkg == "regexp" && fn.Name() == "QuoteMeta"
 }
 
 func isSprintf(info *types.Info, call *ast.CallExpr) bool {

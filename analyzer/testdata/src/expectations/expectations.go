@@ -1,0 +1,40 @@
+// Package expectations tells test doubles what SQL to expect: an
+// expectation is no statement the program runs, and stays quiet; the
+// same text run, and a literal handed to an ordinary function, are judged.
+package expectations
+
+import (
+	"context"
+	"database/sql"
+	"regexp"
+
+	sqlmock "github.com/DATA-DOG/go-sqlmock"
+)
+
+// MockConnMockRecorder is what mockgen writes for a connection's mock.
+type MockConnMockRecorder struct{}
+
+// ExecContext records an expected ExecContext.
+func (*MockConnMockRecorder) ExecContext(ctx, query any, args ...any) *MockConnMockRecorder {
+	return nil
+}
+
+// FakeConn is what counterfeiter writes.
+type FakeConn struct{}
+
+// ExecContextArgsForCall is an ordinary method of the fake.
+func (*FakeConn) ExecContextReturnsOnCall(query string) {}
+
+func expect(m sqlmock.Sqlmock, r *MockConnMockRecorder, f *FakeConn) {
+	m.ExpectExec("DELETE FROM sessions")
+	m.ExpectQuery(regexp.QuoteMeta("SELECT v FROM t WHERE id = $1 FOR SHARE"))
+	r.ExecContext(context.Background(), "VACUUM")
+	f.ExecContextReturnsOnCall("TRUNCATE sessions")
+}
+
+func note(s string) {}
+
+func run(ctx context.Context, db *sql.DB) {
+	db.ExecContext(ctx, "DELETE FROM sessions") // want `DSQL109 row-limit`
+	note("TRUNCATE sessions")                   // want `DSQL105 unsupported-statement`
+}
