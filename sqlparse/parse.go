@@ -200,6 +200,18 @@ func parseTokens(text string, toks []Token) *Statement {
 	return st
 }
 
+// lockTable reports a statement that starts LOCK TABLE, or LOCK with an
+// IN ... MODE clause: not a message that starts with the word.
+func lockTable(text string, toks []Token, first int) bool {
+	if first < 0 || !strings.EqualFold(toks[first].Text(text), "lock") {
+		return false
+	}
+	if next := significant(toks, first+1, 1); next >= 0 && strings.EqualFold(toks[next].Text(text), "table") {
+		return true
+	}
+	return slices.ContainsFunc(toks[first+1:], func(t Token) bool { return t.Kind == TokIdent && strings.EqualFold(t.Text(text), "mode") })
+}
+
 // lenient returns text with what breaks PostgreSQL's parse but not the
 // statement's meaning blanked out, offsets kept: a piece known only at run
 // time that stands for nothing or completes a list (`IN (?%s)` with %s
@@ -342,6 +354,11 @@ func parseTree(st *Statement, text string, toks []Token, first int) *Statement {
 			st.Fragment = true
 		}
 		st.Facts = tokenFacts(text, toks)
+		if st.Facts.Holes && lockTable(text, toks, first) {
+			// LOCK TABLE %s IN %s MODE: the run-time lock mode breaks the
+			// parse, not what the statement is.
+			st.Node = "LockStmt"
+		}
 		return st
 	}
 	b := &builder{text: text, toks: toks, offset: offset}

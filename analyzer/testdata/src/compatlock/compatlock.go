@@ -34,6 +34,9 @@ const truncateJobs = "TRUNCATE jobs" // want `DSQL105 unsupported-statement: TRU
 
 const listenJobs = "LISTEN jobs" // want `DSQL105 unsupported-statement: LISTEN is not supported`
 
+// A migration runner's table lock, its mode a parameter.
+const lockInMode = `LOCK TABLE %s IN %s MODE;` // want `DSQL007 explicit-lock: LOCK TABLE`
+
 // Run as a query, the same two words are SQL.
 const lockAccounts = "LOCK accounts" // want `DSQL007 explicit-lock: LOCK TABLE`
 
@@ -45,6 +48,9 @@ func lockTable(ctx context.Context, db *sql.DB) {
 	db.ExecContext(ctx, "SELECT pg_advisory_unlock($1), pg_advisory_unlock_shared($1)", 7) // want `DSQL007` `DSQL007`
 	db.QueryRowContext(ctx, fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", 42))           // want `DSQL007`
 	db.QueryRowContext(ctx, "select PG_CATALOG.PG_ADVISORY_LOCK_SHARED(1)")                // want `DSQL007 explicit-lock: pg_advisory_lock_shared`
+	// The lock mode known only at run time breaks the parse, not the verdict.
+	db.ExecContext(ctx, fmt.Sprintf(lockInMode, "schema_migrations", "ACCESS EXCLUSIVE"))
+	db.ExecContext(ctx, fmt.Sprintf("LOCK %s IN %s MODE", "schema_migrations", "SHARE")) // want `DSQL007 explicit-lock: LOCK TABLE`
 
 	// Negatives: a lease row instead of a lock, the words in strings and
 	// comments, columns and log messages that look alike.
@@ -52,6 +58,7 @@ func lockTable(ctx context.Context, db *sql.DB) {
 	db.QueryRowContext(ctx, "SELECT 'pg_advisory_lock(1)' -- pg_advisory_lock(1)\n FROM locks WHERE name = $1", "x")
 	db.QueryRowContext(ctx, "SELECT pg_advisory_lock_wait_ms FROM lock_stats WHERE name = $1", "x")
 	fmt.Println("LOCK TABLE accounts before calling pg_advisory_lock(1)")
+	db.ExecContext(ctx, fmt.Sprintf("lock %s held by %s", "leader", "me"))
 }
 
 func lockScope(ctx context.Context, db *sql.Tx, ids []int64) {
