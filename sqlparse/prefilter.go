@@ -64,10 +64,12 @@ var bareUtilityWords = map[string]bool{
 	"lock": true, "notify": true, "listen": true, "unlisten": true, "vacuum": true,
 	"analyze": true, "truncate": true, "show": true, "reindex": true, "cluster": true,
 	"fetch": true, "move": true, "close": true, "discard": true,
+	"release": true, "savepoint": true, "execute": true, "deallocate": true, "reset": true,
 }
 
 // BareUtility reports text that is one of those words and one more plain
-// word, nothing else: "lock held", "Lock Suite", "notify user". It parses,
+// word, nothing else: "lock held", "Lock Suite", "notify user", "release
+// called", "execute failed", "reset password". It parses,
 // but in a Go string of unknown role it is a message or a name far more
 // often than a statement; a query argument is judged as SQL all the same.
 // A first word in upper case is an SQL keyword as code writes one

@@ -21,6 +21,12 @@ func TestBareUtility(t *testing.T) {
 		"update available":            false, // not a bare-name statement word
 		"LOCK accounts IN SHARE MODE": false,
 		"truncate \"Users\"":          false,
+		"release called":              true,
+		"Release dsqllint_hole":       true, // "Release " + version
+		"execute failed":              true,
+		"reset password":              true,
+		"RELEASE sp1":                 false,
+		"EXECUTE get_job":             false,
 	} {
 		if got := BareUtility(s); got != want {
 			t.Errorf("BareUtility(%q) = %v, want %v", s, got, want)

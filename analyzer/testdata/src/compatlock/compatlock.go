@@ -22,7 +22,7 @@ func suiteName() string { return "Lock Suite" }
 
 func emit(e event) string {
 	switch e.Name {
-	case "lock held", "notify user", "vacuum cleaner", "truncate text":
+	case "lock held", "notify user", "vacuum cleaner", "truncate text", "release called", "execute failed", "savepoint created", "reset password":
 		return "ok"
 	}
 	return ""
