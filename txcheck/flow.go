@@ -449,22 +449,53 @@ func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
 	}
 	switch path, name := n.Obj().Pkg().Path(), n.Obj().Name(); {
 	case path == gosql.PkgSQL && name == "TxOptions":
-		c.isolationOption(lit, "Isolation", func(v constant.Value) bool {
-			l, ok := constant.Int64Val(v)
-			return ok && (l == 0 || l == 4 || l == 5) // default, RepeatableRead, Snapshot
-		}, func(v constant.Value) bool {
-			l, ok := constant.Int64Val(v)
-			return ok && l == 6 // LevelSerializable
-		}, scope)
+		c.isolationOption(lit, "Isolation", sqlIsolationOK, sqlSerializable, scope)
 	case path == gosql.PkgPGX && name == "TxOptions":
-		c.isolationOption(lit, "IsoLevel", func(v constant.Value) bool {
-			s := constant.StringVal(v)
-			return s == "" || s == "repeatable read"
-		}, func(v constant.Value) bool { return constant.StringVal(v) == "serializable" }, scope)
+		c.isolationOption(lit, "IsoLevel", pgxIsolationOK, pgxSerializable, scope)
 	case path == gosql.PkgGormClause && name == "Locking":
 		c.gormLocking(lit, scope)
+	default:
+		// A project's own options (database.TxOptions{Isolation:
+		// sql.LevelSerializable}) that its transaction helper hands to
+		// BeginTx: a field set to a driver's isolation level.
+		if _, isStruct := n.Underlying().(*types.Struct); !isStruct {
+			return
+		}
+		for _, e := range lit.Elts {
+			kv, isKV := e.(*ast.KeyValueExpr)
+			key, _ := kv.Key.(*ast.Ident)
+			if !isKV || key == nil {
+				continue
+			}
+			switch t := c.Pass.TypesInfo.TypeOf(kv.Value); {
+			case gosql.IsNamed(t, gosql.PkgSQL, "IsolationLevel", false):
+				c.isolationOption(lit, key.Name, sqlIsolationOK, sqlSerializable, scope)
+			case gosql.IsNamed(t, gosql.PkgPGX, "TxIsoLevel", false):
+				c.isolationOption(lit, key.Name, pgxIsolationOK, pgxSerializable, scope)
+			}
+		}
 	}
 }
+
+// The isolation levels Aurora DSQL runs (sqlIsolationOK: the default,
+// RepeatableRead, Snapshot) and SERIALIZABLE, as database/sql and pgx
+// spell them.
+func sqlIsolationOK(v constant.Value) bool {
+	l, ok := constant.Int64Val(v)
+	return ok && (l == 0 || l == 4 || l == 5)
+}
+
+func sqlSerializable(v constant.Value) bool {
+	l, ok := constant.Int64Val(v)
+	return ok && l == 6 // LevelSerializable
+}
+
+func pgxIsolationOK(v constant.Value) bool {
+	s := constant.StringVal(v)
+	return s == "" || s == "repeatable read"
+}
+
+func pgxSerializable(v constant.Value) bool { return constant.StringVal(v) == "serializable" }
 
 // isolationOption reports an isolation option DSQL rejects, and records
 // a SERIALIZABLE one: the guards of its transaction relied on it (DSQL003).

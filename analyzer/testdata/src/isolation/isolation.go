@@ -39,3 +39,28 @@ func statements(db *sql.DB) {
 	db.Exec("SET search_path = app")
 	db.Exec("COMMIT")
 }
+
+// TxOptions are a project's own options, which its transaction helper
+// hands to BeginTx.
+type TxOptions struct {
+	Isolation sql.IsolationLevel
+	ReadOnly  bool
+	TxName    string
+}
+
+// poolOptions are pgx's, kept by a project's pool wrapper.
+type poolOptions struct{ Level pgx.TxIsoLevel }
+
+func wrapped(levels map[string]sql.IsolationLevel) []TxOptions {
+	return []TxOptions{
+		{Isolation: sql.LevelSerializable, TxName: "quota"}, // want `DSQL009 isolation-level: Isolation: sql.LevelSerializable`
+		{ReadOnly: true, Isolation: sql.LevelReadCommitted}, // want `DSQL009`
+		// Negatives: the levels DSQL runs; a table of names, not options.
+		{Isolation: sql.LevelRepeatableRead},
+		{Isolation: levels["serializable"]},
+	}
+}
+
+func wrappedPgx() poolOptions { return poolOptions{Level: pgx.Serializable} } // want `DSQL009 isolation-level: Level: pgx.Serializable`
+
+var names = map[string]sql.IsolationLevel{"serializable": sql.LevelSerializable}
