@@ -463,8 +463,11 @@ func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
 		}
 		for _, e := range lit.Elts {
 			kv, isKV := e.(*ast.KeyValueExpr)
+			if !isKV {
+				continue // a positional literal: DSQL009 names the field it drops
+			}
 			key, _ := kv.Key.(*ast.Ident)
-			if !isKV || key == nil {
+			if key == nil {
 				continue
 			}
 			switch t := c.Pass.TypesInfo.TypeOf(kv.Value); {

@@ -58,6 +58,7 @@ func wrapped(levels map[string]sql.IsolationLevel) []TxOptions {
 		// Negatives: the levels DSQL runs; a table of names, not options.
 		{Isolation: sql.LevelRepeatableRead},
 		{Isolation: levels["serializable"]},
+		{sql.LevelDefault, true, "positional"},
 	}
 }
 
