@@ -3,6 +3,7 @@ package txflow
 import (
 	"fmt"
 	"go/token"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -358,6 +359,12 @@ func (g *lockGraph) unretriedFuncs() map[string]bool {
 			mark(f)
 		}
 	}
+	// A cycle no function outside it calls (a wrapper's method calling
+	// the interface it implements, whose callers are out of view) is a way
+	// in of its own: otherwise its calls of each other would vouch for it.
+	for _, f := range g.closedCycles(funcs) {
+		mark(f)
+	}
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
@@ -366,6 +373,68 @@ func (g *lockGraph) unretriedFuncs() map[string]bool {
 		}
 	}
 	return un
+}
+
+// closedCycles returns the functions of the call graph's cycles (a
+// function calling itself included) that no function outside the cycle
+// calls (Tarjan's strongly connected components over g.entries).
+func (g *lockGraph) closedCycles(funcs map[string]bool) []string {
+	callees := map[string][]string{}
+	for to, es := range g.entries {
+		for _, e := range es {
+			callees[e.from] = append(callees[e.from], to)
+		}
+	}
+	index, low := map[string]int{}, map[string]int{}
+	onStack := map[string]bool{}
+	var stack, out []string
+	var strong func(f string)
+	strong = func(f string) {
+		index[f], low[f] = len(index), len(index)
+		stack = append(stack, f)
+		onStack[f] = true
+		for _, t := range callees[f] {
+			if _, seen := index[t]; !seen {
+				strong(t)
+				low[f] = min(low[f], low[t])
+			} else if onStack[t] {
+				low[f] = min(low[f], index[t])
+			}
+		}
+		if low[f] != index[f] {
+			return
+		}
+		var scc []string
+		for {
+			n := len(stack) - 1
+			t := stack[n]
+			stack, onStack[t] = stack[:n], false
+			scc = append(scc, t)
+			if t == f {
+				break
+			}
+		}
+		in := map[string]bool{}
+		for _, t := range scc {
+			in[t] = true
+		}
+		cycle, closed := len(scc) > 1, true
+		for _, t := range scc {
+			for _, e := range g.entries[t] {
+				cycle = cycle || e.from == t
+				closed = closed && in[e.from]
+			}
+		}
+		if cycle && closed {
+			out = append(out, scc...)
+		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(funcs)) {
+		if _, seen := index[f]; !seen {
+			strong(f)
+		}
+	}
+	return out
 }
 
 // decorator is an implementation of an interface method that calls the
