@@ -307,7 +307,8 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 				put(&u.expiry, c.Column, true)
 				claimed = true
 			case a != nil && c.Op != sqlparse.OpIsNotNull && !toggles(w, c) && !(ExcludesOnly(c.Op) && IsParam(c.Arg)) &&
-				!(c.Op == sqlparse.OpIn && c.Arg == "" && !u.pinsRow(pinned, c.Column)) && c.Value != sqlparse.ValueColumn:
+				!(c.Op == sqlparse.OpIn && c.Arg == "" && !u.pinsRow(pinned, c.Column)) && c.Value != sqlparse.ValueColumn &&
+				(c.Value != sqlparse.ValueOther || c.Op == sqlparse.OpIsNull):
 				// A compare-and-swap, or a state machine's step (SET
 				// status = 'cancelled' ... AND status NOT IN ('done')).
 				if len(u.CAS[c.Column]) < 8 {
