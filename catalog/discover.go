@@ -305,6 +305,7 @@ func (m moduleFiles) otherDialectPaths() []string {
 	var out []string
 	seen := map[string]bool{}
 	postgresUnder := map[string]bool{} // by parent, computed once
+	copies := m.postgresCopies()
 	for _, f := range m.sql {
 		parts := strings.Split(m.rel(f), "/")
 		for i, part := range parts[:len(parts)-1] {
@@ -327,7 +328,7 @@ func (m moduleFiles) otherDialectPaths() []string {
 			}
 			break
 		}
-		if base := parts[len(parts)-1]; otherDialect(base) && !seen[f] && m.postgresCopy(f) {
+		if base := parts[len(parts)-1]; otherDialect(base) && !seen[f] && copies.has(f) {
 			seen[f] = true
 			out = append(out, f)
 		}
@@ -347,17 +348,29 @@ func (m moduleFiles) postgresUnder(parent string) bool {
 	return false
 }
 
-// postgresCopy reports a .sql file beside f whose name is f's without
-// the words naming databases (PostgreSQL's included): schema.sql or
-// postgres_schema.sql for mysql_schema.sql.
-func (m moduleFiles) postgresCopy(f string) bool {
-	name := nameWords(filepath.Base(f))
+// copies are, by directory, the names of the .sql files that name no
+// other database, as nameWords spells them.
+type copies map[string]map[string]bool
+
+func (m moduleFiles) postgresCopies() copies {
+	out := copies{}
 	for _, g := range m.sql {
-		if g != f && filepath.Dir(g) == filepath.Dir(f) && !otherDialect(filepath.Base(g)) && slices.Equal(nameWords(filepath.Base(g)), name) {
-			return true
+		if base := filepath.Base(g); !otherDialect(base) {
+			d := filepath.Dir(g)
+			if out[d] == nil {
+				out[d] = map[string]bool{}
+			}
+			out[d][strings.Join(nameWords(base), " ")] = true
 		}
 	}
-	return false
+	return out
+}
+
+// has reports a .sql file beside f whose name is f's without the words
+// naming databases (PostgreSQL's included): schema.sql or
+// postgres_schema.sql for mysql_schema.sql.
+func (c copies) has(f string) bool {
+	return c[filepath.Dir(f)][strings.Join(nameWords(filepath.Base(f)), " ")]
 }
 
 // nameWords are the words of a file name, those naming a database left out.
