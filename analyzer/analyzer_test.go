@@ -19,7 +19,7 @@ func TestMySQLShareLock(t *testing.T) {
 }
 
 func TestUnfencedWrite(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "unfenced", "writeskew", "versionmigrations", "app/migrations", "goschema", "selfguard")
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "unfenced", "writeskew", "versionmigrations", "app/migrations", "goschema", "selfguard", "constfilter")
 }
 
 func TestDirectives(t *testing.T) {

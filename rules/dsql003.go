@@ -422,15 +422,18 @@ func (j *judge) bypass() (string, bool) {
 		}
 		return j.done("payload only: it changes %s; %s's fences protect %s", setColumns(w), j.table, j.protected())
 	}
+	// A column compared with a constant (login_type = 'oidc') filters
+	// rows; it picks no row the caller read.
+	pinned := slices.DeleteFunc(fencing.Pins(w.Where), func(c string) bool { return constantOnly(w.Where, c) })
 	switch {
-	case w.Kind == sqlparse.KindDelete && (!w.HasWhere || hasRange(w.Where) || !pinsByValue(w.Where)):
+	case w.Kind == sqlparse.KindDelete && (!w.HasWhere || hasRange(w.Where) || len(pinned) == 0):
 		return j.done("a bulk delete: its own WHERE picks the rows, not a key the caller read")
-	case w.Kind == sqlparse.KindUpdate && w.HasWhere && !pinsByValue(w.Where):
+	case w.Kind == sqlparse.KindUpdate && w.HasWhere && len(pinned) == 0:
 		return j.done("a sweep: its own WHERE picks the rows, not a key the caller read")
 	case w.Kind == sqlparse.KindUpdate && !w.HasWhere:
 		return j.done("it writes every row (DSQL109 judges its size), not a row the caller read")
 	}
-	if pinned := fencing.Pins(w.Where); w.Kind != sqlparse.KindInsert && len(p.Keys) > 0 &&
+	if w.Kind != sqlparse.KindInsert && len(p.Keys) > 0 &&
 		!slices.ContainsFunc(p.Keys, func(k []string) bool {
 			return slices.ContainsFunc(k, func(c string) bool { return slices.Contains(pinned, c) })
 		}) {
@@ -574,6 +577,21 @@ func setColumns(w *sqlparse.Write) string {
 		return "no column"
 	}
 	return strings.Join(cols, ", ")
+}
+
+// constantOnly reports a column the WHERE compares for equality only
+// with constants ('oidc', 3, true), never with a placeholder or a value
+// known at run time.
+func constantOnly(conds []sqlparse.Cond, col string) bool {
+	for _, c := range conds {
+		if c.Column != col || c.InSubquery || c.Op != sqlparse.OpEq && c.Op != sqlparse.OpIn || c.Value != sqlparse.ValueCaller {
+			continue
+		}
+		if c.Arg == "" || fencing.IsParam(c.Arg) || strings.Contains(c.Arg, sqlparse.HoleIdent) || strings.HasPrefix(c.Arg, "excluded.") {
+			return false
+		}
+	}
+	return true
 }
 
 // pinsByValue reports a WHERE that picks rows by values the caller holds:
