@@ -56,6 +56,21 @@ func CalleeOf(info *types.Info, call *ast.CallExpr) (*types.Func, Callee, bool) 
 	return fn, Callee{fn.Pkg().Path(), fn.Name(), sig != nil && sig.Recv() != nil}, true
 }
 
+// RecvNamed returns the named type whose method fn is (T or *T), or nil
+// for a function or an interface's method of an unnamed type.
+func RecvNamed(fn *types.Func) *types.Named {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
+}
+
 // dbtxCallee maps a query method of an interface — sqlc's DBTX, a
 // project's own Querier — to the database/sql or pgx method it stands for,
 // by name and by a string where the SQL goes. A project's own type that

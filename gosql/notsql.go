@@ -66,12 +66,6 @@ func OnlyNonSQLClient(pkg *types.Package) bool {
 	return other
 }
 
-// isNonSQLCall reports a call of a non-SQL client's function or method.
-func (c *Package) isNonSQLCall(call *ast.CallExpr) bool {
-	fn, _, ok := CalleeOf(c.Pass.TypesInfo, call)
-	return ok && nonSQLClient(fn.Pkg().Path())
-}
-
 // markNonSQLArgs records the constants and variables a non-SQL call
 // runs, directly or as the format of fmt.Sprintf, so that their texts
 // are not checked.
@@ -99,43 +93,35 @@ func (c *Package) nonSQLArg(stack []ast.Node) bool {
 		case *ast.ParenExpr, *ast.BinaryExpr:
 			continue
 		case *ast.CallExpr:
-			if c.isNonSQLCall(p) || c.isExpectation(p) {
-				return true
-			}
-			if !isSprintf(c.Pass.TypesInfo, p) && !isQuoteMeta(c.Pass.TypesInfo, p) {
+			fn, key, ok := CalleeOf(c.Pass.TypesInfo, p)
+			switch {
+			case !ok:
 				return false
+			case nonSQLClient(key.Pkg) || expectation(fn):
+				return true
+			case key.Pkg == "fmt" && strings.HasPrefix(key.Name, "Sprint"), key.Pkg == "regexp" && key.Name == "QuoteMeta":
+				continue
 			}
-			continue
+			return false
 		}
 		return false
 	}
 	return false
 }
 
-// isExpectation reports a call that tells a test double what to expect
-// (mock.ExpectExec("DELETE FROM t"), db.EXPECT().ExecContext(gomock.Any(),
-// "VACUUM")): its text is no statement the program runs, and the one it
-// mirrors is judged where it runs. A method of a type named Mock… or
-// Fake… (mockgen, mockery, counterfeiter) or of a package named for
-// mocks (gomock, go-sqlmock, pgxmock, mocks).
-func (c *Package) isExpectation(call *ast.CallExpr) bool {
-	fn, _, ok := CalleeOf(c.Pass.TypesInfo, call)
-	if !ok {
-		return false
-	}
+// expectation reports a function that tells a test double what to
+// expect (mock.ExpectExec("DELETE FROM t"), db.EXPECT().ExecContext(
+// gomock.Any(), "VACUUM")): the text handed to it is no statement the
+// program runs, and the one it mirrors is judged where it runs. A method
+// of a type named Mock… or Fake… (mockgen, mockery, counterfeiter) or a
+// function of a package named for mocks (gomock, go-sqlmock, pgxmock,
+// mocks).
+func expectation(fn *types.Func) bool {
 	if strings.Contains(strings.ToLower(lastElem(fn.Pkg().Path())), "mock") {
 		return true
 	}
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return false
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && (strings.HasPrefix(n.Obj().Name(), "Mock") || strings.HasPrefix(n.Obj().Name(), "Fake"))
+	n := RecvNamed(fn)
+	return n != nil && (strings.HasPrefix(n.Obj().Name(), "Mock") || strings.HasPrefix(n.Obj().Name(), "Fake"))
 }
 
 // lastElem is an import path's last element, a major version suffix
@@ -146,11 +132,6 @@ func lastElem(p string) string {
 		return path.Base(path.Dir(p))
 	}
 	return last
-}
-
-func isQuoteMeta(info *types.Info, call *ast.CallExpr) bool {
-	fn, key, ok := CalleeOf(info, call)
-	return ok && key.Pkg == "regexp" && fn.Name() == "QuoteMeta"
 }
 
 func isSprintf(info *types.Info, call *ast.CallExpr) bool {

@@ -389,16 +389,8 @@ func txMethods(t types.Type) (pgx, ok bool) {
 
 // recvNamed reports whether fn is a method of the named type pkg.name.
 func recvNamed(fn *types.Func, pkg, name string) bool {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return false
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := t.(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+	n := gosql.RecvNamed(fn)
+	return n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
 }
 
 // assignedVar returns the variable the call, held by parent, is assigned to
