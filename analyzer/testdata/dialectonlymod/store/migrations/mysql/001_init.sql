@@ -1,2 +1,2 @@
 CREATE TABLE items (id bigint PRIMARY KEY, name text);
-CREATE INDEX items_name ON items (name);
+CREATE INDEX items_name ON items (name); -- want `DSQL103 index-async`
