@@ -249,7 +249,7 @@ func (f *Fences) Learn(k *Known, st *sqlparse.Statement, at string) {
 // compare-and-sets, claims or checks as a holder.
 func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 	pinned := Pins(w.Where)
-	if byParam := paramPins(w.Where); len(byParam) > 0 && len(u.pinSets) < 32 {
+	if byParam := ParamPins(w.Where); len(byParam) > 0 && len(u.pinSets) < 32 {
 		sort.Strings(byParam)
 		if !slices.ContainsFunc(u.pinSets, func(k []string) bool { return slices.Equal(k, byParam) }) {
 			u.pinSets = append(u.pinSets, byParam)
@@ -377,9 +377,9 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 	}
 }
 
-// paramPins returns the columns conds pin by a parameter (not a constant
+// ParamPins returns the columns conds pin by a parameter (not a constant
 // filter): what a write picks its rows by.
-func paramPins(conds []sqlparse.Cond) []string {
+func ParamPins(conds []sqlparse.Cond) []string {
 	var cols []string
 	for _, c := range conds {
 		if (c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn) && c.Value == sqlparse.ValueCaller && c.Column != "" && !c.InSubquery && (IsParam(c.Arg) || c.Op == sqlparse.OpIn) {

@@ -424,7 +424,7 @@ func (j *judge) bypass() (string, bool) {
 	}
 	// A column compared with a constant (login_type = 'oidc') filters
 	// rows; it picks no row the caller read.
-	pinned := slices.DeleteFunc(fencing.Pins(w.Where), func(c string) bool { return constantOnly(w.Where, c) })
+	pinned := fencing.ParamPins(w.Where)
 	switch {
 	case w.Kind == sqlparse.KindDelete && (!w.HasWhere || hasRange(w.Where) || len(pinned) == 0):
 		return j.done("a bulk delete: its own WHERE picks the rows, not a key the caller read")
@@ -577,21 +577,6 @@ func setColumns(w *sqlparse.Write) string {
 		return "no column"
 	}
 	return strings.Join(cols, ", ")
-}
-
-// constantOnly reports a column the WHERE compares for equality only
-// with constants ('oidc', 3, true), never with a placeholder or a value
-// known at run time.
-func constantOnly(conds []sqlparse.Cond, col string) bool {
-	for _, c := range conds {
-		if c.Column != col || c.InSubquery || c.Op != sqlparse.OpEq && c.Op != sqlparse.OpIn || c.Value != sqlparse.ValueCaller {
-			continue
-		}
-		if c.Arg == "" || fencing.IsParam(c.Arg) || strings.Contains(c.Arg, sqlparse.HoleIdent) || strings.HasPrefix(c.Arg, "excluded.") {
-			return false
-		}
-	}
-	return true
 }
 
 // pinsByValue reports a WHERE that picks rows by values the caller holds:
