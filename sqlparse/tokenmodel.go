@@ -394,9 +394,9 @@ func (p *tokenCursor) cond(target Table) (Cond, bool) {
 	return Cond{Column: col, Op: op, Value: v, Arg: arg}, ok
 }
 
-// arg names the next token as Cond.Arg does: a placeholder ($2), or a
-// constant as the parse tree holds it ('it”s' is "'it's'", 007 is "7",
-// TRUE is "true"). ok is false for a constant whose value the tokens do
+// arg names the next token as Cond.Arg does: a placeholder ($2, and $02
+// too), or a constant as the parse tree holds it ('it”s' is "'it's'", 007
+// is "7", TRUE is "true"). ok is false for a constant whose value the tokens do
 // not spell plainly (E'\n', $$x$$, 1_000): the parse tree decides.
 func (p *tokenCursor) arg() (arg string, ok bool) {
 	t, ok := p.peek()
@@ -406,7 +406,11 @@ func (p *tokenCursor) arg() (arg string, ok bool) {
 	w := t.Text(p.text)
 	switch t.Kind {
 	case TokParam:
-		return w, true
+		// $02 is parameter 2, as the tree numbers it.
+		if n, err := strconv.ParseInt(w[1:], 10, 32); err == nil {
+			return "$" + strconv.Itoa(int(n)), true
+		}
+		return "", false
 	case TokString:
 		if len(w) < 2 || w[0] != '\'' || w[len(w)-1] != '\'' {
 			return "", false
