@@ -277,15 +277,29 @@ func createsTable(data []byte) bool {
 }
 
 // otherDialects are words of a path that name a database whose SQL is
-// not PostgreSQL's.
-var otherDialects = map[string]bool{"mysql": true, "mariadb": true, "sqlite": true, "mssql": true, "sqlserver": true, "oracle": true,
-	"clickhouse": true, "cassandra": true, "spanner": true, "snowflake": true, "bigquery": true}
+// not PostgreSQL's, and the database each names.
+var otherDialects = map[string]string{"mysql": "MySQL", "mariadb": "MySQL", "sqlite": "SQLite", "mssql": "SQL Server", "sqlserver": "SQL Server",
+	"oracle": "Oracle", "clickhouse": "ClickHouse", "cassandra": "Cassandra", "spanner": "Spanner", "snowflake": "Snowflake", "bigquery": "BigQuery"}
 
-// otherDialect reports a path with a word (its letters between other
-// characters: mysql_schema, sqlite3) naming another database.
+// DatabaseNamed returns the database a path names with one of its words
+// (its letters between other characters: mysql_schema, sqlite3, pgsql),
+// "" when it names none.
+func DatabaseNamed(rel string) string {
+	for _, w := range strings.FieldsFunc(strings.ToLower(rel), func(r rune) bool { return r < 'a' || r > 'z' }) {
+		if db := otherDialects[w]; db != "" {
+			return db
+		}
+		if postgresWords[w] {
+			return "PostgreSQL"
+		}
+	}
+	return ""
+}
+
+// otherDialect reports a path naming a database other than PostgreSQL.
 func otherDialect(rel string) bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(rel), func(r rune) bool { return r < 'a' || r > 'z' }) {
-		if otherDialects[w] {
+		if otherDialects[w] != "" {
 			return true
 		}
 	}
@@ -349,7 +363,7 @@ func (m moduleFiles) postgresUnder(parent string) bool {
 }
 
 // copies are, by directory, the names of the .sql files that name no
-// other database, as nameWords spells them.
+// other database, as CopyName spells them.
 type copies map[string]map[string]bool
 
 func (m moduleFiles) postgresCopies() copies {
@@ -360,7 +374,7 @@ func (m moduleFiles) postgresCopies() copies {
 			if out[d] == nil {
 				out[d] = map[string]bool{}
 			}
-			out[d][strings.Join(nameWords(base), " ")] = true
+			out[d][CopyName(base)] = true
 		}
 	}
 	return out
@@ -370,18 +384,21 @@ func (m moduleFiles) postgresCopies() copies {
 // naming databases (PostgreSQL's included): schema.sql or
 // postgres_schema.sql for mysql_schema.sql.
 func (c copies) has(f string) bool {
-	return c[filepath.Dir(f)][strings.Join(nameWords(filepath.Base(f)), " ")]
+	return c[filepath.Dir(f)][CopyName(filepath.Base(f))]
 }
 
-// nameWords are the words of a file name, those naming a database left out.
-func nameWords(base string) []string {
+// CopyName is what a file's name shares with its copies for other
+// databases: its words without its extension and those naming a database
+// ("schema" for mysql_schema.sql and schema.sql, "store" for
+// store_sqlite.go and store_postgres.go).
+func CopyName(base string) string {
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base))), func(r rune) bool { return r < 'a' || r > 'z' }) {
-		if !otherDialects[w] && !postgresWords[w] {
+		if otherDialects[w] == "" && !postgresWords[w] {
 			out = append(out, w)
 		}
 	}
-	return out
+	return strings.Join(out, " ")
 }
 
 var postgresWords = map[string]bool{"postgres": true, "postgresql": true, "pg": true, "pgsql": true, "psql": true}

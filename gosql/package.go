@@ -534,6 +534,14 @@ type Package struct {
 	// Err is our own failure (a recovered panic), reported after the
 	// package's findings.
 	Err error
+	// OtherDatabase names the database other than PostgreSQL whose SQL
+	// the package holds beside its module's PostgreSQL backend
+	// (OtherDatabase): none of its texts is checked, nor its transactions'
+	// options.
+	OtherDatabase string
+	// otherFiles are the package's files of another database's SQL, by
+	// name (otherDatabaseFiles).
+	otherFiles map[string]string
 	// cited caches how Where names each file.
 	cited map[*token.File]string
 	// pointers caches PointerTypes.

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -12,6 +15,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/dsqllint/dsqllint/modconf"
+	"github.com/dsqllint/dsqllint/sqltext"
 )
 
 // New returns the pass that finds a package's SQL under the settings s:
@@ -78,8 +82,55 @@ func run(s *modconf.Settings, pass *analysis.Pass) (p *Package) {
 			}
 		}
 	}
+	if p.OtherDatabase = OtherDatabase(pass.Pkg, ms, p.dir()); p.OtherDatabase != "" {
+		texts = nil
+		if ms.Verbose {
+			fmt.Fprintf(os.Stderr, "dsqllint: %s: %s SQL beside the module's PostgreSQL, left out\n", pass.Pkg.Path(), p.OtherDatabase)
+		}
+	} else if p.otherFiles = otherDatabaseFiles(ms, p.fileNames()); p.otherFiles != nil {
+		texts = slices.DeleteFunc(texts, func(t *sqltext.Text) bool { return p.OtherDatabaseAt(t.Pos(0, false)) })
+		if ms.Verbose {
+			for name, db := range p.otherFiles {
+				fmt.Fprintf(os.Stderr, "dsqllint: %s: %s SQL beside the module's PostgreSQL, left out\n", name, db)
+			}
+		}
+	}
 	p.Texts = texts
 	p.Parsed = p.Parse(texts)
 	p.sprintfs = nil // read by Parse only (naming holes)
 	return p
+}
+
+// dir is the package's directory.
+func (c *Package) dir() string {
+	if len(c.Pass.Files) > 0 {
+		return filepath.Dir(c.Pass.Fset.File(c.Pass.Files[0].Pos()).Name())
+	}
+	if len(c.Pass.OtherFiles) > 0 {
+		return filepath.Dir(c.Pass.OtherFiles[0])
+	}
+	return ""
+}
+
+// fileNames are the names of the package's Go files.
+func (c *Package) fileNames() []string {
+	out := make([]string, 0, len(c.Pass.Files))
+	for _, f := range c.Pass.Files {
+		out = append(out, c.Pass.Fset.File(f.Pos()).Name())
+	}
+	return out
+}
+
+// OtherDatabaseAt reports a position in the package's SQL for another
+// database: the package's (OtherDatabase), or its file's
+// (otherDatabaseFiles).
+func (c *Package) OtherDatabaseAt(pos token.Pos) bool {
+	if c.OtherDatabase != "" {
+		return true
+	}
+	if c.otherFiles == nil || !pos.IsValid() {
+		return false
+	}
+	f := c.Pass.Fset.File(pos)
+	return f != nil && c.otherFiles[f.Name()] != ""
 }

@@ -49,6 +49,10 @@ type Settings struct {
 	// add it (CanImportRuntime). goLine is the module's go line.
 	Runtime map[string]bool
 	goLine  string
+	// ModulePath is the module's path, and Requires the modules its go.mod
+	// requires directly.
+	ModulePath string
+	Requires   []string
 	// Ifaces caches, per package, the module interfaces it sees
 	// (summarizeImpls).
 	Ifaces *sync.Map
@@ -306,7 +310,7 @@ func (s *Settings) load(root string) (*Settings, error) {
 			return nil, fmt.Errorf("-%s: %v", k, err)
 		}
 	}
-	ms.Runtime, ms.goLine = runtimeModules(root)
+	ms.Runtime, ms.goLine, ms.ModulePath, ms.Requires = goMod(root)
 	if root != "" {
 		if w := config.FindWorkspace(root); w != nil && w.Has(root) {
 			for _, m := range w.Modules {
@@ -472,24 +476,29 @@ func (s *Settings) CanImportRuntime(path string) bool {
 	return s.ModuleStage && Version != "" && s.goLine != "" && goversion.Compare("go"+s.goLine, "go"+RuntimeGo) >= 0
 }
 
-// runtimeModules returns the runtime's modules the module at root is or
-// requires, and its go line, by its go.mod.
-func runtimeModules(root string) (map[string]bool, string) {
+// goMod reads the module's go.mod at root: the runtime's modules it is or
+// requires, its go line, its path and the modules it requires directly.
+func goMod(root string) (runtime map[string]bool, goLine, path string, requires []string) {
 	if root == "" {
-		return nil, ""
+		return nil, "", "", nil
 	}
 	name := filepath.Join(root, "go.mod")
 	data, err := os.ReadFile(name)
 	if err != nil {
-		return nil, ""
+		return nil, "", "", nil
 	}
 	f, err := modfile.ParseLax(name, data, nil)
 	if err != nil || f.Module == nil {
-		return nil, ""
+		return nil, "", "", nil
 	}
-	goLine := ""
+	path = f.Module.Mod.Path
 	if f.Go != nil {
 		goLine = f.Go.Version
+	}
+	for _, r := range f.Require {
+		if !r.Indirect {
+			requires = append(requires, r.Mod.Path)
+		}
 	}
 	out := map[string]bool{}
 	for _, m := range []string{RuntimeOCC, RuntimeOCCPGX, RuntimeOCCProm} {
@@ -502,7 +511,7 @@ func runtimeModules(root string) (map[string]bool, string) {
 			}
 		}
 	}
-	return out, goLine
+	return out, goLine, path, requires
 }
 
 // OtherDialect reports a .sql file of another database's SQL, kept

@@ -418,7 +418,7 @@ func assignedVar(info *types.Info, parent ast.Node, call *ast.CallExpr) types.Ob
 // //dsqllint:ignore silences it.
 func (c *checker) reportGo(id string, pos, end token.Pos, msg string, fix *analysis.SuggestedFix, related ...analysis.RelatedInformation) {
 	r := rules.ByID(id)
-	if r == nil || !c.Settings.Cfg.Enabled(id) || c.SuppressedAt(id, pos, nil) || c.Generated[c.FileOf(pos)] {
+	if r == nil || !c.Settings.Cfg.Enabled(id) || c.SuppressedAt(id, pos, nil) || c.Generated[c.FileOf(pos)] || c.OtherDatabaseAt(pos) {
 		return // (nobody edits sqlc's Go; its query file is checked)
 	}
 	d := analysis.Diagnostic{Pos: pos, End: end, Category: r.ID, Message: r.Prefix() + msg, URL: r.DocURL(), Related: related}

@@ -1,0 +1,2 @@
+// Package pgx stands in for pgx: only its import path matters here.
+package pgx

@@ -1,0 +1,2 @@
+// Package stdlib stands in for pgx's database/sql driver.
+package stdlib

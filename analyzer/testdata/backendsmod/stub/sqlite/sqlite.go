@@ -1,0 +1,2 @@
+// Package sqlite stands in for a SQLite driver.
+package sqlite
