@@ -48,16 +48,42 @@ func compatSQL(t *testing.T, dirs ...string) []string {
 }
 
 // TestCompatSQLFiles checks migrations (goose, golang-migrate, dbmate), a
-// pg_dump restore script and an sqlc query file as psql and most runners
-// apply them: statement by statement.
+// pg_dump restore script and an sqlc query file as psql applies them
+// (-migration-tx=statement): statement by statement.
 func TestCompatSQLFiles(t *testing.T) {
 	files := compatSQL(t, "goose/*.sql", "migrate/*.sql", "dbmate/*.sql", "sqlc/*.sql", "pgdump.sql", "versions.sql")
+	a := analyzer.New()
+	if err := a.Flags.Set("migration-tx", "statement"); err != nil {
+		t.Fatal(err)
+	}
 	fset := token.NewFileSet()
-	diags, err := analyzer.CheckSQLFiles(analyzer.New(), fset, files)
+	diags, err := analyzer.CheckSQLFiles(a, fset, files)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkSQLWants(t, fset, diags, files)
+}
+
+// TestCompatMigrationTxAuto runs the migrations with the default
+// (-migration-tx=auto): a section goose or dbmate marks runs as the tool
+// runs it, in one transaction with the version row, as with
+// -migration-tx=file; a file no tool marks (golang-migrate's) statement by
+// statement.
+func TestCompatMigrationTxAuto(t *testing.T) {
+	for _, c := range []struct {
+		tag   string
+		files []string
+	}{
+		{"file", compatSQL(t, "goose/*.sql", "dbmate/*.sql")},
+		{"", compatSQL(t, "migrate/*.sql", "sqlc/*.sql")},
+	} {
+		fset := token.NewFileSet()
+		diags, err := analyzer.CheckSQLFiles(analyzer.New(), fset, c.files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSQLWantsTagged(t, fset, diags, c.files, c.tag)
+	}
 }
 
 // TestCompatMigrationTxFile runs the migrations as golang-migrate and goose

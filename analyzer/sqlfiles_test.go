@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,47 +15,18 @@ import (
 	"github.com/dsqllint/dsqllint/analyzer"
 )
 
-// sqlWants reads the `-- want `regexp“ comments of .sql files (and the
-// `// want` comments of Go files), keyed by file:line.
-func sqlWants(t *testing.T, files []string) map[string]*regexp.Regexp {
-	t.Helper()
-	wants := map[string]*regexp.Regexp{}
-	re := regexp.MustCompile("(?://|--) want `([^`]*)`")
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, line := range strings.Split(string(data), "\n") {
-			if m := re.FindStringSubmatch(line); m != nil {
-				wants[fmt.Sprintf("%s:%d", f, i+1)] = regexp.MustCompile(m[1])
-			}
-		}
-	}
-	return wants
-}
-
-// checkSQLWants matches diagnostics in .sql files against their wants:
-// every want met, no diagnostic unexpected.
+// checkSQLWants matches diagnostics in .sql files against their `-- want`
+// comments (several `patterns` on a line, one per diagnostic): every want
+// met, no diagnostic unexpected.
 func checkSQLWants(t *testing.T, fset *token.FileSet, diags []analysis.Diagnostic, files []string) {
 	t.Helper()
-	wants := sqlWants(t, files)
+	var sql []analysis.Diagnostic
 	for _, d := range diags {
-		p := fset.Position(d.Pos)
-		if !strings.HasSuffix(p.Filename, ".sql") {
-			continue
+		if strings.HasSuffix(fset.Position(d.Pos).Filename, ".sql") {
+			sql = append(sql, d)
 		}
-		key := fmt.Sprintf("%s:%d", p.Filename, p.Line)
-		re, ok := wants[key]
-		if !ok || !re.MatchString(d.Message) {
-			t.Errorf("%s: unexpected diagnostic: %s", p, d.Message)
-			continue
-		}
-		delete(wants, key)
 	}
-	for key, re := range wants {
-		t.Errorf("%s: no diagnostic matching %s", key, re)
-	}
+	checkSQLWantsTagged(t, fset, sql, files, "")
 }
 
 func TestSQLFiles(t *testing.T) {

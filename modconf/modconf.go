@@ -112,7 +112,7 @@ func (s *Settings) Register(fs *flag.FlagSet) {
 	fs.Var(&s.Cfg.StateColumns, "state-columns", "comma-separated state column names a DELETE compares as a compare-and-swap (DSQL004)")
 	fs.Var(&s.Cfg.ExpiryColumns, "expiry-columns", "comma-separated lease expiry column names whose `< now()` guards a claim")
 	fs.Var(ruleSet{s.Cfg}, "disable", "comma-separated rule IDs to disable (e.g. DSQL003)")
-	fs.Var(&s.Cfg.MigrationTx, "migration-tx", "how the migration runner applies a .sql file: `statement` (each statement on its own) or file (the file, or each goose/dbmate section, in one transaction, as golang-migrate and goose do)")
+	fs.Var(&s.Cfg.MigrationTx, "migration-tx", "how the migration runner applies a .sql file: `auto` (a goose, dbmate or sql-migrate section as its tool does, in one transaction unless marked otherwise; other statements on their own), statement (each statement on its own) or file (the file, or each section, in one transaction, as golang-migrate does)")
 	fs.Var(&s.RetryFuncs, "retry-funcs", "comma-separated functions (`pkg/path.Func`) that run a transaction with retries on SQLSTATE 40001")
 	fs.Var(&s.schema, "schema", "comma-separated schema `paths` (files, directories of migrations, globs, a pg_dump --schema-only file) relative to the module root; default: the schema paths of sqlc.yaml, else the directories of .sql files that create tables")
 	fs.BoolVar(&s.Verbose, "verbose", false, "note on stderr where the schema came from, and every SQL text skipped because it exceeds the size or nesting limits")

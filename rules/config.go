@@ -44,30 +44,39 @@ func (c *Config) ForSQLFile() *Config {
 type TxMode uint8
 
 const (
+	// TxAuto: a section a migration tool marks (goose, dbmate,
+	// sql-migrate) runs as that tool runs it, in one transaction unless
+	// marked otherwise; any other statement runs on its own.
+	TxAuto TxMode = iota
 	// TxStatement: each statement runs on its own (psql, dbmate and goose
 	// files marked to run without a transaction, sqlc query files).
-	TxStatement TxMode = iota
+	TxStatement
 	// TxFile: the file runs in one transaction (golang-migrate, goose,
 	// Flyway, dbmate by default); goose and dbmate sections separately.
 	TxFile
 )
 
 func (m TxMode) String() string {
-	if m == TxFile {
+	switch m {
+	case TxFile:
 		return "file"
+	case TxStatement:
+		return "statement"
 	}
-	return "statement"
+	return "auto"
 }
 
 // Set implements flag.Value.
 func (m *TxMode) Set(s string) error {
 	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "statement", "":
+	case "auto", "":
+		*m = TxAuto
+	case "statement":
 		*m = TxStatement
 	case "file":
 		*m = TxFile
 	default:
-		return fmt.Errorf("invalid -migration-tx %q: want statement or file", s)
+		return fmt.Errorf("invalid -migration-tx %q: want auto, statement or file", s)
 	}
 	return nil
 }

@@ -22,6 +22,8 @@ func checkDDLTransaction(ctx *Context, st *sqlparse.Statement, report func(sqlpa
 		return
 	}
 	p := st.Place
+	mode, sec := ctx.Config.MigrationTx, p.Section
+	inTx := ctx.Config.SQLFile && !p.Autocommit && (mode == TxFile || mode == TxAuto && sec != nil)
 	var prior sqlparse.Prior
 	var how string
 	switch {
@@ -29,8 +31,12 @@ func checkDDLTransaction(ctx *Context, st *sqlparse.Statement, report func(sqlpa
 		prior, how = p.InBlock, "in the same BEGIN ... COMMIT block"
 	case !ctx.Config.SQLFile:
 		prior, how = p.InRun, "in the same Exec string (one implicit transaction)"
-	case ctx.Config.MigrationTx == TxFile && !p.Autocommit:
+	case p.Group > 0 && conflicts(p.InGroup, f.Class):
+		prior, how = p.InGroup, "between goose StatementBegin and StatementEnd (sent as one Exec, one implicit transaction)"
+	case inTx && mode == TxFile:
 		prior, how = p.InRun, "in the same migration transaction (-migration-tx=file: the runner applies the file, or its goose/dbmate section, in one transaction)"
+	case inTx:
+		prior, how = p.InRun, "in the same migration transaction ("+sec.Tool+" runs a section in one transaction unless it is marked "+noTx(sec)+")"
 	case p.Group > 0:
 		prior, how = p.InGroup, "between goose StatementBegin and StatementEnd (sent as one Exec, one implicit transaction)"
 	default:
@@ -40,11 +46,21 @@ func checkDDLTransaction(ctx *Context, st *sqlparse.Statement, report func(sqlpa
 	if tag == "" {
 		tag = "this statement"
 	}
+	// The tool also records the migration's version in its transaction:
+	// a section's one DDL statement fails with it.
+	records, fix, also := inTx && sec != nil && p.Block == 0, "", ""
+	if records {
+		fix = "mark the section " + noTx(sec) + " (each statement then commits on its own)"
+		if sec.Tool == "goose" {
+			fix += ", or run goose's Provider with goose.WithIsolateDDL(true)"
+		}
+		also = "; " + sec.Tool + " also records the migration's version in this transaction: " + fix
+	}
 	switch {
 	case f.Class == sqlparse.ClassDDL && prior.DDL != nil:
 		report(st.KeywordSpan, tag+" runs "+how+" as the "+describe(ctx, prior.DDL)+
 			": Aurora DSQL allows one DDL statement per transaction (0A000 multiple ddl statements not supported in a transaction); "+
-			"commit between them, or give each DDL statement its own migration", nil)
+			"commit between them, or give each DDL statement its own migration"+also, nil)
 	case f.Class == sqlparse.ClassDDL && prior.DML != nil, f.Class == sqlparse.ClassDML && prior.DDL != nil:
 		other := prior.DML
 		if f.Class == sqlparse.ClassDML {
@@ -52,8 +68,44 @@ func checkDDLTransaction(ctx *Context, st *sqlparse.Statement, report func(sqlpa
 		}
 		report(st.KeywordSpan, tag+" runs "+how+" as the "+describe(ctx, other)+
 			": Aurora DSQL does not mix schema changes and data changes in one transaction (0A000 ddl and dml are not supported in the same transaction); "+
-			"commit between them, or move the data change to its own migration", nil)
+			"commit between them, or move the data change to its own migration"+also, nil)
+	case f.Class == sqlparse.ClassDDL && records && sec.DDL == 1 && sec.DML == 0:
+		report(st.KeywordSpan, tag+" runs in "+sec.Tool+"'s migration transaction, where "+sec.Tool+" also records the migration's version ("+versionWrite(sec)+
+			"): Aurora DSQL does not mix schema changes and data changes in one transaction (0A000 ddl and dml are not supported in the same transaction); "+fix, nil)
 	}
+}
+
+// conflicts reports a statement of class c that fails after prior in one
+// transaction.
+func conflicts(prior sqlparse.Prior, c sqlparse.Class) bool {
+	return prior.DDL != nil || c == sqlparse.ClassDDL && prior.DML != nil
+}
+
+// noTx is the annotation that runs a tool's section without a
+// transaction.
+func noTx(sec *sqlparse.Section) string {
+	switch sec.Tool {
+	case "dbmate":
+		if sec.Down {
+			return "`-- migrate:down transaction:false`"
+		}
+		return "`-- migrate:up transaction:false`"
+	case "sql-migrate":
+		if sec.Down {
+			return "`-- +migrate Down notransaction`"
+		}
+		return "`-- +migrate Up notransaction`"
+	}
+	return "`-- +goose NO TRANSACTION`"
+}
+
+// versionWrite is the statement a tool records a section's version with.
+func versionWrite(sec *sqlparse.Section) string {
+	table := map[string]string{"goose": "goose_db_version", "dbmate": "schema_migrations", "sql-migrate": "gorp_migrations"}[sec.Tool]
+	if sec.Down {
+		return "DELETE FROM " + table
+	}
+	return "INSERT INTO " + table
 }
 
 // describe names an earlier statement: its command tag and, in a .sql

@@ -196,6 +196,8 @@ func TestDDLTransaction(t *testing.T) {
 	file := DefaultConfig().ForSQLFile()
 	fileTx := DefaultConfig().ForSQLFile()
 	fileTx.MigrationTx = TxFile
+	fileStmt := DefaultConfig().ForSQLFile()
+	fileStmt.MigrationTx = TxStatement
 	twoDDL := "CREATE TABLE a (id int PRIMARY KEY); CREATE INDEX ASYNC a_idx ON a (id)"
 	mixed := "CREATE TABLE a (id int PRIMARY KEY); INSERT INTO a VALUES (1)"
 	block := "BEGIN; CREATE TABLE a (id int PRIMARY KEY); GRANT SELECT ON a TO reader; COMMIT; CREATE INDEX ASYNC a_idx ON a (id)"
@@ -204,6 +206,11 @@ func TestDDLTransaction(t *testing.T) {
 	gooseNoTx := "-- +goose NO TRANSACTION\n-- +goose Up\nCREATE TABLE a (id int PRIMARY KEY);\nCREATE TABLE b (id int PRIMARY KEY);\n"
 	gooseGroup := "-- +goose Up\n-- +goose StatementBegin\nCREATE TABLE a (id int PRIMARY KEY);\nINSERT INTO a VALUES (1);\n-- +goose StatementEnd\n"
 	sqlc := "-- name: CreateA :exec\nINSERT INTO a VALUES (1);\n-- name: DropA :exec\nDROP TABLE a;\n"
+	gooseData := "-- +goose Up\nINSERT INTO a VALUES (1);\nUPDATE a SET v = 2 WHERE id = 1;\n"
+	dbmate := "-- migrate:up\nCREATE TABLE a (id int PRIMARY KEY);\n-- migrate:down\nDROP TABLE a;\n"
+	dbmateNoTx := "-- migrate:up transaction:false\nCREATE TABLE a (id int PRIMARY KEY);\nCREATE TABLE b (id int PRIMARY KEY);\n"
+	sqlMigrate := "-- +migrate Up\nCREATE TABLE a (id int PRIMARY KEY);\nCREATE INDEX ASYNC a_idx ON a (id);\n"
+	sqlMigrateNoTx := "-- +migrate Up notransaction\nCREATE TABLE a (id int PRIMARY KEY);\nCREATE INDEX ASYNC a_idx ON a (id);\n"
 	runCases(t, goText, []compatCase{
 		{twoDDL, "DSQL104"},
 		{mixed, "DSQL104"},
@@ -216,19 +223,40 @@ func TestDDLTransaction(t *testing.T) {
 		{"INSERT INTO a VALUES (1); UPDATE b SET v = 2 WHERE id = 1", ""},
 		{"CREATE TABLE a (id int PRIMARY KEY); SELECT count(*) FROM a", ""},
 	})
+	// By default a migration tool's section runs as the tool runs it: in
+	// one transaction that also records the version, so its one DDL
+	// statement fails too; a file no tool marks runs statement by
+	// statement.
 	runCases(t, file, []compatCase{
+		{twoDDL, ""},
+		{mixed, ""},
+		{block, "DSQL104"},
+		{goose, "DSQL104,DSQL104"},
+		{gooseTwo, "DSQL104"},
+		{gooseNoTx, ""},
+		{gooseGroup, "DSQL104"},
+		{gooseData, ""},
+		{dbmate, "DSQL104,DSQL104"},
+		{dbmateNoTx, ""},
+		{sqlMigrate, "DSQL104"},
+		{sqlMigrateNoTx, ""},
+		{sqlc, ""},
+	})
+	runCases(t, fileStmt, []compatCase{
 		{twoDDL, ""},
 		{mixed, ""},
 		{block, "DSQL104"},
 		{goose, ""},
 		{gooseTwo, ""},
 		{gooseGroup, "DSQL104"},
+		{dbmate, ""},
+		{sqlMigrate, ""},
 		{sqlc, ""},
 	})
 	runCases(t, fileTx, []compatCase{
 		{twoDDL, "DSQL104"},
 		{mixed, "DSQL104"},
-		{goose, ""},
+		{goose, "DSQL104,DSQL104"},
 		{gooseTwo, "DSQL104"},
 		{gooseNoTx, ""},
 		{gooseGroup, "DSQL104"},
@@ -238,6 +266,16 @@ func TestDDLTransaction(t *testing.T) {
 	if len(fs) != 1 || !strings.Contains(fs[0].Message, "CREATE TABLE runs in the same migration transaction") ||
 		!strings.Contains(fs[0].Message, "as the CREATE TABLE on line 2") || !strings.Contains(fs[0].Message, "multiple ddl statements not supported in a transaction") {
 		t.Errorf("message: %+v", fs)
+	}
+	fs = checkWith(file, goose)
+	if len(fs) != 2 || !strings.Contains(fs[0].Message, "CREATE TABLE runs in goose's migration transaction, where goose also records the migration's version (INSERT INTO goose_db_version)") ||
+		!strings.Contains(fs[0].Message, "`-- +goose NO TRANSACTION`") || !strings.Contains(fs[1].Message, "(DELETE FROM goose_db_version)") {
+		t.Errorf("goose's version row: %+v", fs)
+	}
+	fs = checkWith(file, dbmate)
+	if len(fs) != 2 || !strings.Contains(fs[0].Message, "(INSERT INTO schema_migrations)") || !strings.Contains(fs[0].Message, "`-- migrate:up transaction:false`") ||
+		!strings.Contains(fs[1].Message, "`-- migrate:down transaction:false`") {
+		t.Errorf("dbmate's version row: %+v", fs)
 	}
 }
 

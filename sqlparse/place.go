@@ -17,13 +17,30 @@ type Place struct {
 	Group int
 	// Autocommit marks a file or section that runs each statement on its
 	// own whatever the runner's default: goose `-- +goose NO TRANSACTION`,
-	// dbmate `transaction:false`, and sqlc query files (`-- name:`).
+	// dbmate `transaction:false`, sql-migrate `notransaction`, and sqlc
+	// query files (`-- name:`).
 	Autocommit bool
+	// Section is the migration tool's section the statement is in; nil
+	// outside sections.
+	Section *Section
 	// InBlock holds the first DDL and DML statements earlier in the same
 	// block, InGroup in the same goose group, and InRun in the same run of
 	// statements outside blocks within the migration section (goose
 	// `-- +goose Up` / `Down`, dbmate `-- migrate:up` / `down`).
 	InBlock, InGroup, InRun Prior
+}
+
+// Section is a section of a migration file that a tool marks and runs:
+// goose's `-- +goose Up` / `Down`, dbmate's `-- migrate:up` / `down`,
+// sql-migrate's `-- +migrate Up` / `Down`. Each tool runs a section in one
+// transaction, unless marked otherwise, and records the migration's
+// version in that same transaction.
+type Section struct {
+	Tool string // goose, dbmate or sql-migrate
+	Down bool
+	// DDL and DML count the section's statements of each class outside
+	// BEGIN ... COMMIT blocks.
+	DDL, DML int
 }
 
 // Prior is the first DDL and the first DML statement of a set, or nil.
@@ -51,13 +68,15 @@ const (
 type marker struct {
 	off        int
 	kind       markerKind
-	autocommit bool // for a section: dbmate transaction:false
+	autocommit bool   // for a section: dbmate transaction:false, sql-migrate notransaction
+	tool       string // for a section
+	down       bool   // for a section
 }
 
-// markers finds the annotation comments of goose, dbmate and sqlc: lines
-// whose first non-blank characters are `--`.
+// markers finds the annotation comments of goose, dbmate, sql-migrate and
+// sqlc: lines whose first non-blank characters are `--`.
 func markers(text string) []marker {
-	if !strings.Contains(text, "+goose") && !strings.Contains(text, "migrate:") && !strings.Contains(text, "name:") {
+	if !strings.Contains(text, "+goose") && !strings.Contains(text, "migrate") && !strings.Contains(text, "name:") {
 		return nil
 	}
 	var out []marker
@@ -69,9 +88,9 @@ func markers(text string) []marker {
 			lower := strings.ToLower(body)
 			switch {
 			case strings.HasPrefix(lower, "+goose "):
-				switch strings.Join(strings.Fields(lower[len("+goose "):]), " ") {
+				switch words := strings.Join(strings.Fields(lower[len("+goose "):]), " "); words {
 				case "up", "down":
-					out = append(out, marker{off: off, kind: markSection})
+					out = append(out, marker{off: off, kind: markSection, tool: "goose", down: words == "down"})
 				case "statementbegin":
 					out = append(out, marker{off: off, kind: markGroupBegin})
 				case "statementend":
@@ -80,7 +99,18 @@ func markers(text string) []marker {
 					out = append(out, marker{off: off, kind: markNoTx})
 				}
 			case strings.HasPrefix(lower, "migrate:up") || strings.HasPrefix(lower, "migrate:down"):
-				out = append(out, marker{off: off, kind: markSection, autocommit: strings.Contains(lower, "transaction:false")})
+				out = append(out, marker{off: off, kind: markSection, autocommit: strings.Contains(lower, "transaction:false"),
+					tool: "dbmate", down: strings.HasPrefix(lower, "migrate:down")})
+			case strings.HasPrefix(lower, "+migrate "):
+				switch f := strings.Fields(lower[len("+migrate "):]); {
+				case len(f) > 0 && (f[0] == "up" || f[0] == "down"):
+					out = append(out, marker{off: off, kind: markSection, autocommit: len(f) > 1 && f[1] == "notransaction",
+						tool: "sql-migrate", down: f[0] == "down"})
+				case len(f) == 1 && f[0] == "statementbegin":
+					out = append(out, marker{off: off, kind: markGroupBegin})
+				case len(f) == 1 && f[0] == "statementend":
+					out = append(out, marker{off: off, kind: markGroupEnd})
+				}
 			case isSqlcHeader(body):
 				out = append(out, marker{off: off, kind: markNoTx})
 			}
@@ -138,6 +168,7 @@ func place(s *Script) {
 	var (
 		group, groups, block, blocks int
 		sectionAuto                  bool
+		section                      *Section
 		inBlock                      Prior
 		inGroup                      Prior
 		inRun                        Prior
@@ -150,6 +181,7 @@ func place(s *Script) {
 			switch m.kind {
 			case markSection:
 				sectionAuto = m.autocommit
+				section = &Section{Tool: m.tool, Down: m.down}
 				block, group = 0, 0
 				inBlock, inGroup, inRun = Prior{}, Prior{}, Prior{}
 			case markGroupBegin:
@@ -164,7 +196,7 @@ func place(s *Script) {
 		if st.Facts != nil {
 			class = st.Facts.Class
 		}
-		p := Place{Group: group, Autocommit: fileAuto || sectionAuto}
+		p := Place{Group: group, Autocommit: fileAuto || sectionAuto, Section: section}
 		switch class {
 		case ClassBegin:
 			blocks++
@@ -185,6 +217,14 @@ func place(s *Script) {
 		} else {
 			p.InRun = inRun
 			inRun.add(st, class)
+			if section != nil {
+				switch class {
+				case ClassDDL:
+					section.DDL++
+				case ClassDML:
+					section.DML++
+				}
+			}
 		}
 		if group > 0 {
 			p.InGroup = inGroup

@@ -30,10 +30,10 @@ CREATE TRIGGER accounts_touch BEFORE UPDATE ON accounts -- want `DSQL105 unsuppo
 -- runner's setting.
 -- +goose StatementBegin
 CREATE TABLE audit (id uuid PRIMARY KEY, at timestamptz NOT NULL); -- want@file `DSQL104`
-INSERT INTO audit VALUES (gen_random_uuid(), now()); -- want `DSQL104 ddl-transaction: INSERT runs between goose StatementBegin and StatementEnd .* as the CREATE TABLE on line 32` -- want@file `DSQL104 ddl-transaction: INSERT runs in the same migration transaction`
+INSERT INTO audit VALUES (gen_random_uuid(), now()); -- want `DSQL104 ddl-transaction: INSERT runs between goose StatementBegin and StatementEnd .* as the CREATE TABLE on line 32`
 -- +goose StatementEnd
 
 -- +goose Down
 DROP TRIGGER accounts_touch ON accounts; -- want `DSQL105 unsupported-statement: DROP TRIGGER is not supported` -- want@file `DSQL105`
-DROP TABLE audit; -- want@file `DSQL104 ddl-transaction: DROP TABLE runs in the same migration transaction \(-migration-tx=file: .*\) as the DROP TRIGGER on line 37`
+DROP TABLE audit; -- want@file `DSQL104 ddl-transaction: DROP TABLE runs in the same migration transaction \(.*\) as the DROP TRIGGER on line 37`
 DROP TABLE accounts; -- want@file `DSQL104`
