@@ -472,6 +472,27 @@ func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
 	}
 }
 
+// observeIsolationAssign reports an isolation level DSQL refuses stored
+// in a variable or field of a driver's isolation type (iso :=
+// pgx.Serializable, then pgx.TxOptions{IsoLevel: s.iso} far away): the
+// options that read it name no constant, and this is where it is set.
+func (c *checker) observeIsolationAssign(as *ast.AssignStmt) {
+	if len(as.Lhs) != len(as.Rhs) {
+		return
+	}
+	for i, rhs := range as.Rhs {
+		tv := c.Pass.TypesInfo.Types[rhs]
+		if tv.Value == nil {
+			continue
+		}
+		switch {
+		case gosql.IsNamed(tv.Type, gosql.PkgSQL, "IsolationLevel", false) && !sqlIsolationOK(tv.Value),
+			gosql.IsNamed(tv.Type, gosql.PkgPGX, "TxIsoLevel", false) && !pgxIsolationOK(tv.Value):
+			c.reportGo("DSQL009", rhs.Pos(), rhs.End(), rules.IsolationMessage(types.ExprString(as.Lhs[i])+" "+as.Tok.String(), types.ExprString(rhs)+", the level its transactions begin with,"), nil)
+		}
+	}
+}
+
 // The isolation levels Aurora DSQL runs (sqlIsolationOK: the default,
 // RepeatableRead, Snapshot) and SERIALIZABLE, as database/sql and pgx
 // spell them.

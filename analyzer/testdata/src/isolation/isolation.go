@@ -65,3 +65,33 @@ func wrapped(levels map[string]sql.IsolationLevel) []TxOptions {
 func wrappedPgx() poolOptions { return poolOptions{Level: pgx.Serializable} } // want `DSQL009 isolation-level: Level: pgx.Serializable`
 
 var names = map[string]sql.IsolationLevel{"serializable": sql.LevelSerializable}
+
+// A level kept in a variable, then in a field the options read: the
+// constant is reported where it is set.
+type store struct {
+	pool *pgxpool.Pool
+	iso  pgx.TxIsoLevel
+	opts sql.IsolationLevel
+}
+
+func newStore(pool *pgxpool.Pool, relaxed bool) *store {
+	iso := pgx.Serializable // want `DSQL009 isolation-level: iso := pgx.Serializable, the level its transactions begin with, makes the driver send BEGIN ISOLATION LEVEL`
+	if relaxed {
+		iso = pgx.RepeatableRead
+	}
+	s := &store{pool: pool, iso: iso}
+	s.opts = sql.LevelSerializable // want `DSQL009 isolation-level: s.opts = sql.LevelSerializable`
+	return s
+}
+
+func (s *store) begin(ctx context.Context) (pgx.Tx, error) {
+	return s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: s.iso})
+}
+
+// Negatives: a level compared or relaxed, not set to one DSQL refuses.
+func strict(o pgx.TxOptions) bool { return o.IsoLevel == pgx.Serializable }
+
+func relax(s *store) {
+	s.iso = pgx.RepeatableRead
+	s.opts = sql.LevelDefault
+}
