@@ -1,8 +1,10 @@
 package gosql
 
 import (
-	"go/types"
+	"go/ast"
+	"go/token"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/dsqllint/dsqllint/catalog"
@@ -46,12 +48,14 @@ func driverDatabase(path string) string {
 // package holds, where its module keeps a PostgreSQL backend too (its
 // go.mod requires a PostgreSQL driver and that database's directly): the
 // one database the package speaks to, by the drivers and the module's
-// packages named for a database it imports, or else by its own directory's
-// name (internal/datastore/mysql/schema). "" when its SQL is PostgreSQL's,
-// when it speaks to several (a migration command choosing the engine), or
-// when its module has one database's SQL: the SQL it ports.
-func OtherDatabase(pkg *types.Package, s *modconf.Settings, dir string) string {
-	if pkg == nil || s == nil {
+// packages named for a database that its files other than tests import,
+// or else by its own directory's name (internal/datastore/mysql/schema).
+// "" when its SQL is PostgreSQL's, when it speaks to several (a migration
+// command choosing the engine), or when its module has one database's
+// SQL: the SQL it ports. A test that runs a store on SQLite says nothing
+// of the store.
+func OtherDatabase(files []*ast.File, fset *token.FileSet, s *modconf.Settings, dir string) string {
+	if s == nil {
 		return ""
 	}
 	required := requiredDatabases(s)
@@ -59,13 +63,21 @@ func OtherDatabase(pkg *types.Package, s *modconf.Settings, dir string) string {
 		return ""
 	}
 	speaks := map[string]bool{}
-	for _, imp := range pkg.Imports() {
-		p := imp.Path()
-		if db := driverDatabase(p); db != "" {
-			speaks[db] = true
-		} else if rel, ok := strings.CutPrefix(p, s.ModulePath+"/"); ok && s.ModulePath != "" {
-			if db := catalog.DatabaseNamed(rel); db != "" {
+	for _, f := range files {
+		if strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") {
+			continue
+		}
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				continue
+			}
+			if db := driverDatabase(p); db != "" {
 				speaks[db] = true
+			} else if rel, ok := strings.CutPrefix(p, s.ModulePath+"/"); ok && s.ModulePath != "" {
+				if db := catalog.DatabaseNamed(rel); db != "" {
+					speaks[db] = true
+				}
 			}
 		}
 	}

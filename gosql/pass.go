@@ -82,7 +82,7 @@ func run(s *modconf.Settings, pass *analysis.Pass) (p *Package) {
 			}
 		}
 	}
-	if p.OtherDatabase = OtherDatabase(pass.Pkg, ms, p.dir()); p.OtherDatabase != "" {
+	if p.OtherDatabase = OtherDatabase(pass.Files, pass.Fset, ms, p.dir()); p.OtherDatabase != "" {
 		texts = nil
 		if ms.Verbose {
 			fmt.Fprintf(os.Stderr, "dsqllint: %s: %s SQL beside the module's PostgreSQL, left out\n", pass.Pkg.Path(), p.OtherDatabase)
