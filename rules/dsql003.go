@@ -260,12 +260,17 @@ func (j *judge) lostLock() (string, bool) {
 	if p, ok := has(j.tx.Some, PriorSerializable, "", nil); ok && !locked {
 		keys := fencing.KeyColumns(w.Where)
 		if r, ok := has(j.tx.Some, PriorRead, "", func(r Prior) bool {
-			return !j.uniqueRead(r) && !(r.Table == j.table && len(keys) > 0 && fencing.ContainsAll(r.Keys, keys)) // (the row itself: a conflict on DSQL)
+			return !j.uniqueRead(r) && !(r.Table == j.table && len(keys) > 0 && fencing.ContainsAll(append(slices.Clip(r.Keys), r.Columns...), keys)) // (the row itself: a conflict on DSQL)
 		}); ok {
-			return lost(fmt.Sprintf("is guarded by the read of %s at %s (rows by %s), in a transaction set SERIALIZABLE at %s; "+
+			by, share := "", "one row they share"
+			if len(r.Keys) > 0 {
+				by = " (rows by " + strings.Join(r.Keys, ", ") + ")"
+				share = "one row they share (the parent row of " + strings.Join(r.Keys, ", ") + ")"
+			}
+			return lost(fmt.Sprintf("is guarded by the read of %s at %s%s, in a transaction set SERIALIZABLE at %s; "+
 				"Aurora DSQL runs snapshot isolation (DSQL009), so two such transactions both pass the check (write skew)",
-				r.Table, r.At, strings.Join(r.Keys, ", "), p.At),
-				"have both update one row they share (the parent row of "+strings.Join(r.Keys, ", ")+", with a compare-and-swap) and check that one row changed"), true
+				r.Table, r.At, by, p.At),
+				"have both update "+share+" with a compare-and-swap and check that one row changed"), true
 		}
 	}
 	if j.p.Advisory.Does != "" && w.Kind != sqlparse.KindInsert && !locked {

@@ -28,8 +28,9 @@ const (
 	PriorInsert
 	// PriorSerializable: the transaction is set SERIALIZABLE.
 	PriorSerializable
-	// PriorRead: a read of Table's rows picked by Keys, in a SERIALIZABLE
-	// transaction (a guard over other rows, such as a count).
+	// PriorRead: a read of Table's rows picked by Keys (and by constants
+	// in Columns), in a SERIALIZABLE transaction (a guard over other rows,
+	// such as a count).
 	PriorRead
 )
 

@@ -836,36 +836,42 @@ func fragmentLocks(text string, toks []Token) []*Lock {
 }
 
 // ReadOf returns the one table a SELECT reads and the columns its WHERE
-// pins by a parameter: what a guard over rows read in a
-// SERIALIZABLE transaction checks. It parses the text again, for the few
-// reads that need it (the token model keeps no table of a read).
-func ReadOf(text string) (table string, keys []string, ok bool) {
+// pins by a parameter (keys) and by a constant (consts: the singleton row
+// of WHERE name = 'compact_rev_key', or a filter such as role = 'admin'):
+// what a guard over rows read in a SERIALIZABLE transaction checks. It
+// parses the text again, for the few reads that need it (the token model
+// keeps no table of a read).
+func ReadOf(text string) (table string, keys, consts []string, ok bool) {
 	if len(text) > MaxBytes || !utf8.ValidString(text) || strings.IndexByte(text, 0) >= 0 {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	n := Normalize(text)
 	if n.MaxDepth > MaxDepth || len(n.Stmts) != 1 {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	res, err := parseSQL(n.Text)
 	if err != nil || len(res.GetStmts()) != 1 {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	sel := res.Stmts[0].GetStmt().GetSelectStmt()
 	if sel == nil || len(sel.FromClause) != 1 || sel.FromClause[0].GetRangeVar() == nil {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	b := &builder{text: n.Text, toks: Lex(n.Text)}
 	t := b.table(sel.FromClause[0].GetRangeVar())
 	if t.Unknown() {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	if sel.WhereClause != nil {
 		for _, c := range conds(sel.WhereClause, t, false) {
-			if c.Op == OpEq && strings.HasPrefix(c.Arg, "$") && c.Column != "" && !c.InSubquery {
-				keys = append(keys, c.Column) // by the caller's value, not a constant filter
+			switch {
+			case c.Op != OpEq || c.Value != ValueCaller || c.Column == "" || c.InSubquery:
+			case strings.HasPrefix(c.Arg, "$"):
+				keys = append(keys, c.Column)
+			default:
+				consts = append(consts, c.Column)
 			}
 		}
 	}
-	return t.Name, keys, true
+	return t.Name, keys, consts, true
 }

@@ -60,9 +60,9 @@ func (c *checker) txPriors(parsed []*gosql.Parsed) map[ast.Node][]scopedPrior {
 			if st.Kind != sqlparse.KindSelect || len(st.Locks) > 0 {
 				continue
 			}
-			if table, keys, ok := sqlparse.ReadOf(p.Script.Text[st.Span.Start:st.Span.End]); ok {
+			if table, keys, consts, ok := sqlparse.ReadOf(p.Script.Text[st.Span.Start:st.Span.End]); ok {
 				pos := t.Pos(st.Span.Start, false)
-				out[t.Scope] = append(out[t.Scope], scopedPrior{pos, rules.Prior{Kind: rules.PriorRead, Table: table, Keys: keys, At: c.Where(pos)}})
+				out[t.Scope] = append(out[t.Scope], scopedPrior{pos, rules.Prior{Kind: rules.PriorRead, Table: table, Keys: keys, Columns: consts, At: c.Where(pos)}})
 			}
 		}
 	}

@@ -109,6 +109,42 @@ func leaveGroup(ctx context.Context, db *sql.DB, group, user int64) error {
 	return tx.Commit()
 }
 
+// Negative twin: a singleton row picked by a constant, read and written
+// by the same transaction (kine's compaction): the two writers conflict.
+func compact(ctx context.Context, db *sql.DB, expected, target int64) error {
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable}) // want `DSQL009`
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var cur int64
+	if err := tx.QueryRowContext(ctx, "SELECT prev_revision FROM kine WHERE name = 'compact_rev_key'").Scan(&cur); err != nil || cur != expected {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE kine SET prev_revision = $1 WHERE name = 'compact_rev_key'", target); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// A setting picked by a constant guards a write of other rows: reported,
+// with no key of the caller's to name.
+func register(ctx context.Context, db *sql.DB, user int64) error {
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable}) // want `DSQL009`
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var open bool
+	if err := tx.QueryRowContext(ctx, "SELECT open FROM settings WHERE name = 'registration'").Scan(&open); err != nil || !open {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE members SET role = 'member' WHERE user_id = $1", user); err != nil { // want `DSQL003 unfenced-write: this UPDATE is guarded by the read of settings at fences.go:\d+, in a transaction set SERIALIZABLE at fences.go:\d+; .* have both update one row they share with a compare-and-swap`
+		return err
+	}
+	return tx.Commit()
+}
+
 // A row inserted earlier in the same function: no other process has it.
 func createAndStart(ctx context.Context, tx *sql.Tx, id int64) error {
 	if _, err := tx.ExecContext(ctx, "INSERT INTO tasks (id, status) VALUES ($1, 'pending')", id); err != nil {
@@ -121,7 +157,7 @@ func createAndStart(ctx context.Context, tx *sql.Tx, id int64) error {
 // Negative twin: the same write with no insert first bypasses the
 // state compare-and-swap.
 func requeue(ctx context.Context, tx *sql.Tx, id int64) error {
-	_, err := tx.ExecContext(ctx, "UPDATE tasks SET status = 'queued' WHERE id = $1 AND $1 > 0", id) // want `DSQL003 unfenced-write: status is compare-and-set: fences.go:128 compare-and-sets status`
+	_, err := tx.ExecContext(ctx, "UPDATE tasks SET status = 'queued' WHERE id = $1 AND $1 > 0", id) // want `DSQL003 unfenced-write: status is compare-and-set: fences.go:164 compare-and-sets status`
 	return err
 }
 
