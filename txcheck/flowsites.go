@@ -69,4 +69,31 @@ func (c *checker) observeSites() {
 			c.observeIsolationAssign(n)
 		}
 	}
+	if len(c.serializable) > 0 {
+		c.serializableClosures()
+	}
+}
+
+// serializableClosures gives SERIALIZABLE options to the closure the same
+// call is handed (pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{IsoLevel:
+// pgx.Serializable}, func(tx pgx.Tx) error { ... })): the closure's
+// statements run in that transaction, not its caller's.
+func (c *checker) serializableClosures() {
+	for i := range c.FlowSites {
+		call, ok := c.FlowSites[i].Node.(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		for _, a := range call.Args {
+			lit, isLit := ast.Unparen(a).(*ast.FuncLit)
+			if !isLit {
+				continue
+			}
+			for _, sp := range c.serializable {
+				if call.Pos() <= sp.pos && sp.pos < call.End() && !(lit.Pos() <= sp.pos && sp.pos < lit.End()) && sp.scope != ast.Node(lit) {
+					c.serializable = append(c.serializable, scopedPos{sp.pos, lit})
+				}
+			}
+		}
+	}
 }

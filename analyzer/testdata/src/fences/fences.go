@@ -5,6 +5,9 @@ package fences
 import (
 	"context"
 	"database/sql"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // A trigger refused reopening a closed link; DSQL has no triggers.
@@ -21,7 +24,7 @@ func moveBranch(ctx context.Context, tx *sql.Tx, repo, name, commit string) erro
 	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", repo); err != nil { // want `DSQL007`
 		return err
 	}
-	_, err := tx.ExecContext(ctx, "UPDATE branches SET commit_id = $1 WHERE repo = $2 AND name = $3", commit, repo, name) // want `DSQL003 unfenced-write: this UPDATE runs after pg_advisory_xact_lock at fences.go:21 .* add .AND commit_id = \$4.`
+	_, err := tx.ExecContext(ctx, "UPDATE branches SET commit_id = $1 WHERE repo = $2 AND name = $3", commit, repo, name) // want `DSQL003 unfenced-write: this UPDATE runs after pg_advisory_xact_lock at fences.go:24 .* add .AND commit_id = \$4.`
 	return err
 }
 
@@ -39,7 +42,7 @@ func transfer(ctx context.Context, tx *sql.Tx, id int64, balance int64) error {
 	if _, err := tx.ExecContext(ctx, "LOCK TABLE accounts IN EXCLUSIVE MODE"); err != nil { // want `DSQL007`
 		return err
 	}
-	_, err := tx.ExecContext(ctx, "UPDATE accounts SET balance = $1 WHERE id = $2", balance, id) // want `DSQL003 unfenced-write: this UPDATE runs after LOCK TABLE accounts at fences.go:39`
+	_, err := tx.ExecContext(ctx, "UPDATE accounts SET balance = $1 WHERE id = $2", balance, id) // want `DSQL003 unfenced-write: this UPDATE runs after LOCK TABLE accounts at fences.go:42`
 	return err
 }
 
@@ -61,7 +64,7 @@ func appendHistory(ctx context.Context, tx *sql.Tx, shard int, run string, next 
 	if _, err := readLockShard(ctx, tx, shard); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, "UPDATE executions SET next_event_id = $1 WHERE shard_id = $2 AND run_id = $3", next, shard, run) // want `DSQL003 unfenced-write: this UPDATE runs in the transaction that read shards.range_id FOR SHARE at fences.go:56`
+	_, err := tx.ExecContext(ctx, "UPDATE executions SET next_event_id = $1 WHERE shard_id = $2 AND run_id = $3", next, shard, run) // want `DSQL003 unfenced-write: this UPDATE runs in the transaction that read shards.range_id FOR SHARE at fences.go:59`
 	return err
 }
 
@@ -87,7 +90,7 @@ func removeMember(ctx context.Context, db *sql.DB, group, user int64) error {
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM members WHERE group_id = $1 AND role = 'admin'", group).Scan(&admins); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM members WHERE group_id = $1 AND user_id = $2", group, user); err != nil { // want `DSQL003 unfenced-write: this DELETE is guarded by the read of members at fences.go:87 \(rows by group_id\), in a transaction set SERIALIZABLE at fences.go:81`
+	if _, err := tx.ExecContext(ctx, "DELETE FROM members WHERE group_id = $1 AND user_id = $2", group, user); err != nil { // want `DSQL003 unfenced-write: this DELETE is guarded by the read of members at fences.go:90 \(rows by group_id\), in a transaction set SERIALIZABLE at fences.go:84`
 		return err
 	}
 	return tx.Commit()
@@ -145,6 +148,30 @@ func register(ctx context.Context, db *sql.DB, user int64) error {
 	return tx.Commit()
 }
 
+// The same guard in the closure pgx.BeginTxFunc runs in its SERIALIZABLE
+// transaction, and its negative twin begun with the default level.
+func removeMemberPgx(ctx context.Context, pool *pgxpool.Pool, group, user int64) error {
+	return pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{IsoLevel: pgx.Serializable}, func(tx pgx.Tx) error { // want `DSQL009`
+		var admins int
+		if err := tx.QueryRow(ctx, "SELECT count(*) FROM members WHERE group_id = $1 AND role = 'admin'", group).Scan(&admins); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, "DELETE FROM members WHERE group_id = $1 AND user_id = $2", group, user) // want `DSQL003 unfenced-write: this DELETE is guarded by the read of members at fences.go:\d+ \(rows by group_id\), in a transaction set SERIALIZABLE`
+		return err
+	})
+}
+
+func removeMemberDefault(ctx context.Context, pool *pgxpool.Pool, group, user int64) error {
+	return pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		var admins int
+		if err := tx.QueryRow(ctx, "SELECT count(*) FROM members WHERE group_id = $1 AND role = 'admin'", group).Scan(&admins); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, "DELETE FROM members WHERE group_id = $1 AND user_id = $2", group, user)
+		return err
+	})
+}
+
 // A row inserted earlier in the same function: no other process has it.
 func createAndStart(ctx context.Context, tx *sql.Tx, id int64) error {
 	if _, err := tx.ExecContext(ctx, "INSERT INTO tasks (id, status) VALUES ($1, 'pending')", id); err != nil {
@@ -157,7 +184,7 @@ func createAndStart(ctx context.Context, tx *sql.Tx, id int64) error {
 // Negative twin: the same write with no insert first bypasses the
 // state compare-and-swap.
 func requeue(ctx context.Context, tx *sql.Tx, id int64) error {
-	_, err := tx.ExecContext(ctx, "UPDATE tasks SET status = 'queued' WHERE id = $1 AND $1 > 0", id) // want `DSQL003 unfenced-write: status is compare-and-set: fences.go:164 compare-and-sets status`
+	_, err := tx.ExecContext(ctx, "UPDATE tasks SET status = 'queued' WHERE id = $1 AND $1 > 0", id) // want `DSQL003 unfenced-write: status is compare-and-set: fences.go:191 compare-and-sets status`
 	return err
 }
 
