@@ -35,6 +35,9 @@ func checkDDLTransaction(ctx *Context, st *sqlparse.Statement, report func(sqlpa
 		prior, how = p.InGroup, "between goose StatementBegin and StatementEnd (sent as one Exec, one implicit transaction)"
 	case inTx && mode == TxFile:
 		prior, how = p.InRun, "in the same migration transaction (-migration-tx=file: the runner applies the file, or its goose/dbmate section, in one transaction)"
+	case inTx && sec.Tool == "sql-migrate":
+		prior, how = p.InRun, "in the same migration transaction (sql-migrate runs all of a file's "+map[bool]string{false: "Up", true: "Down"}[sec.Down]+
+			" sections in one transaction unless one is marked "+noTx(sec)+")"
 	case inTx:
 		prior, how = p.InRun, "in the same migration transaction ("+sec.Tool+" runs a section in one transaction unless it is marked "+noTx(sec)+")"
 	case p.Group > 0:

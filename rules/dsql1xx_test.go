@@ -211,6 +211,9 @@ func TestDDLTransaction(t *testing.T) {
 	dbmateNoTx := "-- migrate:up transaction:false\nCREATE TABLE a (id int PRIMARY KEY);\nCREATE TABLE b (id int PRIMARY KEY);\n"
 	sqlMigrate := "-- +migrate Up\nCREATE TABLE a (id int PRIMARY KEY);\nCREATE INDEX ASYNC a_idx ON a (id);\n"
 	sqlMigrateNoTx := "-- +migrate Up notransaction\nCREATE TABLE a (id int PRIMARY KEY);\nCREATE INDEX ASYNC a_idx ON a (id);\n"
+	// sql-migrate joins every Up section of a file into one migration.
+	sqlMigrateJoined := "-- +migrate Up\nCREATE TABLE a (id int PRIMARY KEY);\n-- +migrate Down\nDROP TABLE a;\n-- +migrate Up\nCREATE TABLE b (id int PRIMARY KEY);\n"
+	sqlMigrateJoinedNoTx := "-- +migrate Up\nCREATE TABLE a (id int PRIMARY KEY);\n-- +migrate Up notransaction\nCREATE TABLE b (id int PRIMARY KEY);\n"
 	runCases(t, goText, []compatCase{
 		{twoDDL, "DSQL104"},
 		{mixed, "DSQL104"},
@@ -240,6 +243,8 @@ func TestDDLTransaction(t *testing.T) {
 		{dbmateNoTx, ""},
 		{sqlMigrate, "DSQL104"},
 		{sqlMigrateNoTx, ""},
+		{sqlMigrateJoined, "DSQL104,DSQL104"}, // the Up's two CREATE TABLEs; the Down's lone DROP beside its version row
+		{sqlMigrateJoinedNoTx, ""},
 		{sqlc, ""},
 	})
 	runCases(t, fileStmt, []compatCase{
@@ -276,6 +281,10 @@ func TestDDLTransaction(t *testing.T) {
 	if len(fs) != 2 || !strings.Contains(fs[0].Message, "(INSERT INTO schema_migrations)") || !strings.Contains(fs[0].Message, "`-- migrate:up transaction:false`") ||
 		!strings.Contains(fs[1].Message, "`-- migrate:down transaction:false`") {
 		t.Errorf("dbmate's version row: %+v", fs)
+	}
+	fs = checkWith(file, sqlMigrateJoined)
+	if len(fs) != 2 || !strings.Contains(fs[1].Message, "CREATE TABLE runs in the same migration transaction (sql-migrate") || !strings.Contains(fs[1].Message, "as the CREATE TABLE on line 2") {
+		t.Errorf("sql-migrate's joined sections: %+v", fs)
 	}
 }
 

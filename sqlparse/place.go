@@ -160,9 +160,21 @@ func place(s *Script) {
 		return
 	}
 	fileAuto := false
+	// sql-migrate joins every section of one direction into one
+	// migration, run in one transaction unless any of them says
+	// notransaction.
+	type direction struct {
+		down bool
+	}
+	joined := map[direction]*Section{}
+	joinedAuto := map[direction]bool{}
+	joinedRun := map[direction]Prior{}
 	for _, m := range ms {
 		if m.kind == markNoTx {
 			fileAuto = true
+		}
+		if m.kind == markSection && m.tool == "sql-migrate" && m.autocommit {
+			joinedAuto[direction{m.down}] = true
 		}
 	}
 	var (
@@ -180,10 +192,20 @@ func place(s *Script) {
 			mi++
 			switch m.kind {
 			case markSection:
+				if section != nil && section.Tool == "sql-migrate" {
+					joinedRun[direction{section.Down}] = inRun
+				}
 				sectionAuto = m.autocommit
 				section = &Section{Tool: m.tool, Down: m.down}
 				block, group = 0, 0
 				inBlock, inGroup, inRun = Prior{}, Prior{}, Prior{}
+				if m.tool == "sql-migrate" {
+					d := direction{m.down}
+					if joined[d] == nil {
+						joined[d] = section
+					}
+					section, sectionAuto, inRun = joined[d], joinedAuto[d], joinedRun[d]
+				}
 			case markGroupBegin:
 				groups++
 				group = groups
