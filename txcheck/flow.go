@@ -475,9 +475,12 @@ func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
 // observeIsolationAssign reports an isolation level DSQL refuses stored
 // in a variable or field of a driver's isolation type (iso :=
 // pgx.Serializable, then pgx.TxOptions{IsoLevel: s.iso} far away): the
-// options that read it name no constant, and this is where it is set.
-func (c *checker) observeIsolationAssign(as *ast.AssignStmt) {
-	if len(as.Lhs) != len(as.Rhs) {
+// options that read it name no constant, and this is where it is set. A
+// case of a switch translating the project's own levels into the
+// driver's (case IsoLevelSerializable: iso = pgx.Serializable) sets
+// nothing: its callers choose.
+func (c *checker) observeIsolationAssign(as *ast.AssignStmt, parent ast.Node) {
+	if _, inCase := parent.(*ast.CaseClause); inCase || len(as.Lhs) != len(as.Rhs) {
 		return
 	}
 	for i, rhs := range as.Rhs {

@@ -66,7 +66,7 @@ func (c *checker) observeSites() {
 			c.implicit = append(c.implicit, implicitCall{scope, gosql.LitKey(n), n.Pos(), closure, loops})
 		case *ast.AssignStmt:
 			c.noteCallAssign(n, at)
-			c.observeIsolationAssign(n)
+			c.observeIsolationAssign(n, at.Parent)
 		}
 	}
 	if len(c.serializable) > 0 {

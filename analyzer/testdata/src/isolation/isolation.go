@@ -88,8 +88,20 @@ func (s *store) begin(ctx context.Context) (pgx.Tx, error) {
 	return s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: s.iso})
 }
 
-// Negatives: a level compared or relaxed, not set to one DSQL refuses.
+// Negatives: a level compared or relaxed, not set to one DSQL refuses,
+// and a translation of the project's own levels, whose callers choose.
 func strict(o pgx.TxOptions) bool { return o.IsoLevel == pgx.Serializable }
+
+func driverLevel(strict bool) pgx.TxIsoLevel {
+	var iso pgx.TxIsoLevel
+	switch strict {
+	case true:
+		iso = pgx.Serializable
+	default:
+		iso = pgx.RepeatableRead
+	}
+	return iso
+}
 
 func relax(s *store) {
 	s.iso = pgx.RepeatableRead
