@@ -313,7 +313,11 @@ func (c *checker) observeCall(call *ast.CallExpr, fn *types.Func, key gosql.Call
 	scope := at.Scope
 	if gosql.BeginMethods[key] {
 		if recvNamed(fn, gosql.PkgPGX, "Tx") || recvNamed(fn, gosql.PkgPGXPool, "Tx") {
-			c.reportGo("DSQL010", call.Pos(), call.End(), rules.NestedTxMessage, nil)
+			// A decorator of pgx.Tx forwards its own Begin: whoever calls
+			// that nests the transaction, not the decorator.
+			if fd, isDecl := scope.(*ast.FuncDecl); !isDecl || fd.Recv == nil || fd.Name.Name != fn.Name() {
+				c.reportGo("DSQL010", call.Pos(), call.End(), rules.NestedTxMessage, nil)
+			}
 			return
 		}
 		if tx := assignedVar(c.Pass.TypesInfo, at.Parent, call); tx != nil {

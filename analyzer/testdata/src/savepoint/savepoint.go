@@ -38,3 +38,11 @@ func statements(tx *sql.Tx) {
 func topLevel(ctx context.Context, conn *pgx.Conn) {
 	conn.Begin(ctx)
 }
+
+// A decorator of pgx.Tx forwards Begin; it nests nothing itself.
+type tracedTx struct{ pgx.Tx }
+
+func (t tracedTx) Begin(ctx context.Context) (pgx.Tx, error) { return t.Tx.Begin(ctx) }
+
+// Its twin begins a savepoint in a method of another name.
+func (t tracedTx) Nested(ctx context.Context) (pgx.Tx, error) { return t.Tx.Begin(ctx) } // want `DSQL010`
