@@ -109,8 +109,9 @@ func TestRetryFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(), "retryfix")
 }
 
-// TestExpectations: SQL a test hands a mock as what to expect is quiet;
-// the same statements run, or handed to an ordinary function, are not.
+// TestExpectations: SQL a test hands a mock as what to expect, or
+// compares with in an assertion or substring search, is quiet; the same
+// statements run, or handed to an ordinary function, are not.
 func TestExpectations(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "expectations")
 }

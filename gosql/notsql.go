@@ -85,8 +85,8 @@ func (c *Package) markNonSQLArgs(call *ast.CallExpr) {
 }
 
 // nonSQLArg reports whether the expression on top of the stack is an
-// argument of a non-SQL call or of a test's expectation, directly or
-// through fmt.Sprintf or regexp.QuoteMeta.
+// argument of a non-SQL call, of a test's expectation or assertion, or of
+// a substring search, directly or through fmt.Sprintf or regexp.QuoteMeta.
 func (c *Package) nonSQLArg(stack []ast.Node) bool {
 	for i := len(stack) - 2; i >= 0; i-- {
 		switch p := stack[i].(type) {
@@ -97,7 +97,7 @@ func (c *Package) nonSQLArg(stack []ast.Node) bool {
 			switch {
 			case !ok:
 				return false
-			case nonSQLClient(key.Pkg) || expectation(fn):
+			case nonSQLClient(key.Pkg) || expectation(fn) || assertion(key):
 				return true
 			case key.Pkg == "fmt" && strings.HasPrefix(key.Name, "Sprint"), key.Pkg == "regexp" && key.Name == "QuoteMeta":
 				continue
@@ -122,6 +122,34 @@ func expectation(fn *types.Func) bool {
 	}
 	n := RecvNamed(fn)
 	return n != nil && (strings.HasPrefix(n.Obj().Name(), "Mock") || strings.HasPrefix(n.Obj().Name(), "Fake"))
+}
+
+// assertion reports a function that compares a text with another, a
+// test's assertion (assert.Equal(t, "SELECT ...", got), require.Contains)
+// or a search for a substring (strings.Contains(captured, "DELETE FROM
+// t")): the text handed to it is a pattern, not a statement anything runs.
+func assertion(key Callee) bool {
+	switch key.Pkg {
+	case "strings", "bytes":
+		switch key.Name {
+		case "Contains", "ContainsAny", "HasPrefix", "HasSuffix", "Index", "LastIndex", "Count", "EqualFold", "TrimPrefix", "TrimSuffix", "CutPrefix", "CutSuffix", "Cut":
+			return true
+		}
+		return false
+	}
+	for _, p := range assertionPackages {
+		if strings.HasPrefix(key.Pkg, p) && (len(key.Pkg) == len(p) || key.Pkg[len(p)] == '/') {
+			return true
+		}
+	}
+	return false
+}
+
+// assertionPackages are the test assertion libraries.
+var assertionPackages = []string{
+	"github.com/stretchr/testify/assert", "github.com/stretchr/testify/require", "gotest.tools/assert", "gotest.tools/v3/assert",
+	"github.com/google/go-cmp/cmp", "github.com/onsi/gomega", "github.com/matryer/is", "github.com/frankban/quicktest",
+	"github.com/alecthomas/assert", "github.com/go-quicktest/qt",
 }
 
 // lastElem is an import path's last element, a major version suffix
