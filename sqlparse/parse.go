@@ -354,10 +354,24 @@ func parseTree(st *Statement, text string, toks []Token, first int) *Statement {
 			st.Fragment = true
 		}
 		st.Facts = tokenFacts(text, toks)
-		if st.Facts.Holes && lockTable(text, toks, first) {
+		switch {
+		case !st.Facts.Holes:
+		case lockTable(text, toks, first):
 			// LOCK TABLE %s IN %s MODE: the run-time lock mode breaks the
 			// parse, not what the statement is.
 			st.Node = "LockStmt"
+		default:
+			// CREATE INDEX CONCURRENTLY %s ON %s, its verbs carrying the
+			// table and the columns: the words before them say enough.
+			b := &builder{text: text, toks: toks}
+			if index, async, conc, _, ok := b.indexHeader(); ok {
+				st.Node = "IndexStmt"
+				st.Facts.Class = ClassDDL
+				st.Facts.Index = &IndexDef{Words: b.spanOf(significant(toks, 0, 1), index), Async: async >= 0}
+				if conc >= 0 {
+					st.Facts.Index.Clauses = append(st.Facts.Index.Clauses, Clause{"CONCURRENTLY", b.span(conc)})
+				}
+			}
 		}
 		return st
 	}
