@@ -103,6 +103,13 @@ func (c *Package) nonSQLArg(stack []ast.Node) bool {
 				continue
 			}
 			return false
+		case *ast.KeyValueExpr:
+			continue
+		case *ast.CompositeLit:
+			// A field of a non-SQL client's request
+			// (databasepb.CreateDatabaseRequest{CreateStatement: ...}).
+			n, ok := types.Unalias(c.Pass.TypesInfo.TypeOf(p)).(*types.Named)
+			return ok && n.Obj().Pkg() != nil && nonSQLClient(n.Obj().Pkg().Path())
 		}
 		return false
 	}

@@ -34,3 +34,12 @@ func Run(ctx context.Context, s *gocql.Session, db *sql.DB) error {
 	_, err = db.ExecContext(ctx, "TRUNCATE shards") // want `DSQL105 unsupported-statement`
 	return err
 }
+
+// A field of the client's request is CQL too; the same text in a struct of
+// the package's own is judged.
+type job struct{ Statement string }
+
+var (
+	cqlBatch = gocql.Batch{Statement: "TRUNCATE shards"}
+	sqlJob   = job{Statement: "TRUNCATE shards"} // want `DSQL105 unsupported-statement: TRUNCATE`
+)
