@@ -233,6 +233,11 @@ func TestOtherDialectPaths(t *testing.T) {
 		{"a migration that mentions one", []string{"migrations/006_jsonb.sql", "migrations/007_sqlite_jsonb_cleanup.up.sql"}, nil},
 		{"no PostgreSQL copy of the file", []string{"db/schema.sqlite.sql", "db/seed.sql"}, nil},
 		{"PostgreSQL's named too", []string{"db/schema.postgres.sql", "db/schema.mysql.sql"}, []string{"db/schema.mysql.sql"}},
+		// pop's layout (Ory): a copy per database, CockroachDB's too, and
+		// beside the copy for all, run without a transaction, MySQL's own.
+		{"pop's copies", []string{"sql/1_ids.postgres.up.sql", "sql/1_ids.cockroach.up.sql", "sql/1_ids.mysql.up.sql", "sql/1_ids.sqlite3.up.sql",
+			"sql/2_idx.autocommit.up.sql", "sql/2_idx.mysql.up.sql", "sql/3_new.up.sql"},
+			[]string{"sql/1_ids.cockroach.up.sql", "sql/1_ids.mysql.up.sql", "sql/1_ids.sqlite3.up.sql", "sql/2_idx.mysql.up.sql"}},
 	}
 	for _, c := range cases {
 		root := t.TempDir()

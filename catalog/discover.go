@@ -279,7 +279,8 @@ func createsTable(data []byte) bool {
 // otherDialects are words of a path that name a database whose SQL is
 // not PostgreSQL's, and the database each names.
 var otherDialects = map[string]string{"mysql": "MySQL", "mariadb": "MySQL", "sqlite": "SQLite", "mssql": "SQL Server", "sqlserver": "SQL Server",
-	"oracle": "Oracle", "clickhouse": "ClickHouse", "cassandra": "Cassandra", "spanner": "Spanner", "snowflake": "Snowflake", "bigquery": "BigQuery"}
+	"oracle": "Oracle", "clickhouse": "ClickHouse", "cassandra": "Cassandra", "spanner": "Spanner", "snowflake": "Snowflake", "bigquery": "BigQuery",
+	"cockroach": "CockroachDB", "cockroachdb": "CockroachDB", "crdb": "CockroachDB"}
 
 // DatabaseNamed returns the database a path names with one of its words
 // (its letters between other characters: mysql_schema, sqlite3, pgsql),
@@ -394,11 +395,16 @@ func (c copies) has(f string) bool {
 func CopyName(base string) string {
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base))), func(r rune) bool { return r < 'a' || r > 'z' }) {
-		if otherDialects[w] == "" && !postgresWords[w] {
+		if otherDialects[w] == "" && !postgresWords[w] && !copyMarks[w] {
 			out = append(out, w)
 		}
 	}
 	return strings.Join(out, " ")
 }
+
+// copyMarks are words a migration tool puts in the name of the copy
+// every database shares, beside the copies for some: pop's
+// x.autocommit.up.sql (run without a transaction) beside x.mysql.up.sql.
+var copyMarks = map[string]bool{"autocommit": true}
 
 var postgresWords = map[string]bool{"postgres": true, "postgresql": true, "pg": true, "pgsql": true, "psql": true}
