@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"path/filepath"
 	"reflect"
 	"slices"
 
@@ -125,6 +126,7 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 	cfg := c.Settings.Cfg
 	fences := c.tx.Summary.Fences()
 	sqlFileCfg := cfg.ForSQLFile()
+	runnerCfg := map[string]*rules.Config{} // by the migration tool a module's files name
 	// A literal clause is also a text of its own when a builder's rendering
 	// holds it (squirrel's Suffix("FOR SHARE")): one finding at its place.
 	type reported struct {
@@ -140,6 +142,16 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 		ctx := &rules.Context{Config: cfg, Style: p.Script.Style, MaxParam: p.Script.MaxParam, Fences: fences, Only: only, Quiet: quiet, Tx: tx}
 		if t.Node == nil {
 			ctx.Config = sqlFileCfg // a .sql file runs as its migration runner applies it
+			if cfg.MigrationTx == rules.TxAuto {
+				if f := c.Pass.Fset.File(t.Pos(0, false)); f != nil {
+					if r := rules.FileRunner(c.Settings.Requires, filepath.Base(f.Name()), t.SQL); r != "" {
+						if runnerCfg[r] == nil {
+							runnerCfg[r] = cfg.ForRunner(r)
+						}
+						ctx.Config = runnerCfg[r]
+					}
+				}
+			}
 		}
 		// A test's setup, and a migration the migrator runs once, write
 		// rows no other process races for.

@@ -19,3 +19,14 @@ func TestOtherDialect(t *testing.T) {
 		checkModuleWants(t, dir, fset, diags)
 	}
 }
+
+// TestMigrationRunner: a module that requires golang-migrate runs each file
+// named as its migrations (000001_items.up.sql) as one Exec, one implicit
+// transaction; the same files in a module that does not require it, and a
+// file named otherwise, are judged statement by statement.
+func TestMigrationRunner(t *testing.T) {
+	for _, dir := range []string{"testdata/migratemod", "testdata/plainmigratemod"} {
+		fset, diags, _ := runPackages(t, dir)
+		checkModuleWants(t, dir, fset, diags)
+	}
+}

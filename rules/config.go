@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -29,6 +30,10 @@ type Config struct {
 	// them, where a Go string's run as one Exec call, an implicit
 	// transaction.
 	SQLFile bool
+	// Runner is the migration tool the module applies a .sql file with
+	// when the file carries no annotation of its own (FileRunner), set on
+	// that file's copy of the configuration (ForRunner).
+	Runner string
 	// Known is what the module tells of its tables beyond its statements.
 	fencing.Known
 }
@@ -39,6 +44,53 @@ func (c *Config) ForSQLFile() *Config {
 	x.SQLFile = true
 	return &x
 }
+
+// ForRunner returns a copy of c for a .sql file the migration tool runner
+// applies whole, in one transaction.
+func (c *Config) ForRunner(runner string) *Config {
+	x := *c
+	x.SQLFile, x.Runner, x.MigrationTx = true, runner, TxFile
+	return &x
+}
+
+// The migration tools whose runs DSQL104 infers, and what each does with a
+// file named as it names them.
+const (
+	// RunnerGolangMigrate: golang-migrate sends a file (NNN_title.up.sql)
+	// as one Exec, one implicit transaction.
+	RunnerGolangMigrate = "golang-migrate"
+	// RunnerPop: pop (and Ory's popx) runs a file (NNN_name.up.sql,
+	// NNN_name.postgres.up.sql) in one transaction, with its version row.
+	RunnerPop = "pop"
+)
+
+// FileRunner returns the tool, of those the module requires (its go.mod
+// module paths), that applies a .sql file of this name whole: a name the
+// tool gives its migrations, and no annotation of another tool in the
+// text. "" when none.
+func FileRunner(requires []string, name, text string) string {
+	if strings.Contains(text, "+goose") || strings.Contains(text, "migrate:") || strings.Contains(text, "+migrate") {
+		return ""
+	}
+	m := migrationName.FindStringSubmatch(name)
+	if m == nil {
+		return ""
+	}
+	for _, r := range requires {
+		switch {
+		case strings.HasPrefix(r, "github.com/golang-migrate/migrate") && m[1] == "":
+			return RunnerGolangMigrate
+		case (strings.HasPrefix(r, "github.com/gobuffalo/pop") || strings.HasPrefix(r, "github.com/ory/pop") || r == "github.com/ory/x") &&
+			(m[1] == "" || m[1] == "postgres"):
+			return RunnerPop
+		}
+	}
+	return ""
+}
+
+// migrationName matches golang-migrate's and pop's migration file names:
+// a version, a title, pop's database, up or down.
+var migrationName = regexp.MustCompile(`^[0-9]+_[^.]+(?:\.(postgres|autocommit))?\.(?:up|down)\.sql$`)
 
 // TxMode is how a migration runner applies a .sql file.
 type TxMode uint8

@@ -33,6 +33,10 @@ func checkDDLTransaction(ctx *Context, st *sqlparse.Statement, report func(sqlpa
 		prior, how = p.InRun, "in the same Exec string (one implicit transaction)"
 	case p.Group > 0 && conflicts(p.InGroup, f.Class):
 		prior, how = p.InGroup, "between goose StatementBegin and StatementEnd (sent as one Exec, one implicit transaction)"
+	case inTx && ctx.Config.Runner == RunnerGolangMigrate:
+		prior, how = p.InRun, "in the same migration transaction (golang-migrate, which the module requires, sends a file as one Exec: one implicit transaction)"
+	case inTx && ctx.Config.Runner == RunnerPop:
+		prior, how = p.InRun, "in the same migration transaction (pop, which the module requires, runs a file in one transaction, and records its version there too)"
 	case inTx && mode == TxFile:
 		prior, how = p.InRun, "in the same migration transaction (-migration-tx=file: the runner applies the file, or its goose/dbmate section, in one transaction)"
 	case inTx && sec.Tool == "sql-migrate":

@@ -625,3 +625,32 @@ func TestTemplatedFixes(t *testing.T) {
 		}
 	}
 }
+
+// TestFileRunner names the tool that applies a file whole, by the names
+// each gives its migrations and what the module requires.
+func TestFileRunner(t *testing.T) {
+	gm := []string{"github.com/jackc/pgx/v5", "github.com/golang-migrate/migrate/v4"}
+	pop := []string{"github.com/gobuffalo/pop/v6"}
+	for _, c := range []struct {
+		requires   []string
+		name, text string
+		want       string
+	}{
+		{gm, "000001_users.up.sql", "CREATE TABLE a (id int);", RunnerGolangMigrate},
+		{gm, "20240101120000_users.down.sql", "DROP TABLE a;", RunnerGolangMigrate},
+		{pop, "20191100000001000000_identities.postgres.up.sql", "", RunnerPop},
+		{pop, "20200519101057_recovery.up.sql", "", RunnerPop},
+		// Negatives: another database's copy, pop's autocommit, a file
+		// another tool annotates, a name no tool gives, no tool required.
+		{pop, "20191100000001000000_identities.mysql.up.sql", "", ""},
+		{pop, "20241031094100000001_indices.autocommit.up.sql", "", ""},
+		{gm, "000001_users.up.sql", "-- +goose Up\nCREATE TABLE a (id int);", ""},
+		{gm, "schema.sql", "", ""},
+		{gm, "001_init.sql", "", ""},
+		{[]string{"github.com/jackc/pgx/v5"}, "000001_users.up.sql", "", ""},
+	} {
+		if got := FileRunner(c.requires, c.name, c.text); got != c.want {
+			t.Errorf("%s with %v: got %q, want %q", c.name, c.requires, got, c.want)
+		}
+	}
+}

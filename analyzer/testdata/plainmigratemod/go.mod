@@ -1,0 +1,3 @@
+module example.com/plainmigratemod
+
+go 1.25

@@ -1,0 +1,2 @@
+CREATE TABLE items (id bigint PRIMARY KEY, name text);
+CREATE INDEX ASYNC items_name ON items (name);
