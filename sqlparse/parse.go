@@ -364,7 +364,16 @@ func parseTree(st *Statement, text string, toks []Token, first int) *Statement {
 			// CREATE INDEX CONCURRENTLY %s ON %s, its verbs carrying the
 			// table and the columns: the words before them say enough.
 			b := &builder{text: text, toks: toks}
-			if index, async, conc, _, ok := b.indexHeader(); ok {
+			index, async, conc, _, ok := b.indexHeader()
+			if next := significant(toks, index+1, 1); ok && async < 0 && conc < 0 && next >= 0 && toks[next].Text(text) == HoleIdent {
+				// CREATE INDEX %s IF NOT EXISTS name ON ...: a hole that is
+				// not the name (no ON after it) chooses the build mode at
+				// run time.
+				if after := significant(toks, next+1, 1); after < 0 || !strings.EqualFold(toks[after].Text(text), "on") {
+					ok = false
+				}
+			}
+			if ok {
 				st.Node = "IndexStmt"
 				st.Facts.Class = ClassDDL
 				st.Facts.Index = &IndexDef{Words: b.spanOf(significant(toks, 0, 1), index), Async: async >= 0}

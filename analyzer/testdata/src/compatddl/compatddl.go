@@ -51,13 +51,14 @@ const createJobsIndexAsync = "CREATE INDEX ASYNC jobs_state ON {{ .Schema }}.job
 // A template whose verbs carry the table and its columns: the words before
 // them are enough to judge.
 const (
-	createIndexTemplate      = "CREATE INDEX CONCURRENTLY %s ON %s"        // want `DSQL103 index-async: CREATE INDEX CONCURRENTLY is not supported`
-	createIndexPlainTemplate = "CREATE UNIQUE INDEX %s ON %s"              // want `DSQL103 index-async: CREATE INDEX without ASYNC`
-	createIndexAsyncTemplate = "CREATE INDEX ASYNC IF NOT EXISTS %s ON %s" // negative: ASYNC
+	createIndexTemplate      = "CREATE INDEX CONCURRENTLY %s ON %s"                                   // want `DSQL103 index-async: CREATE INDEX CONCURRENTLY is not supported`
+	createIndexPlainTemplate = "CREATE UNIQUE INDEX %s ON %s"                                         // want `DSQL103 index-async: CREATE INDEX without ASYNC`
+	createIndexModeTemplate  = "CREATE UNIQUE INDEX %s IF NOT EXISTS users_email ON %s.users (email)" // negative: the mode is chosen at run time
+	createIndexAsyncTemplate = "CREATE INDEX ASYNC IF NOT EXISTS %s ON %s"                            // negative: ASYNC
 )
 
 func createIndexes(ctx context.Context, db *sql.DB, name, on string) {
-	for _, t := range []string{createIndexTemplate, createIndexPlainTemplate, createIndexAsyncTemplate} {
+	for _, t := range []string{createIndexTemplate, createIndexPlainTemplate, createIndexModeTemplate, createIndexAsyncTemplate} {
 		db.ExecContext(ctx, fmt.Sprintf(t, name, on))
 	}
 }
