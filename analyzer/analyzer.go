@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -144,11 +145,13 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 			ctx.Config = sqlFileCfg // a .sql file runs as its migration runner applies it
 			if cfg.MigrationTx == rules.TxAuto {
 				if f := c.Pass.Fset.File(t.Pos(0, false)); f != nil {
-					if r := rules.FileRunner(c.Settings.Requires, filepath.Base(f.Name()), t.SQL); r != "" {
-						if runnerCfg[r] == nil {
-							runnerCfg[r] = cfg.ForRunner(r)
+					name := filepath.Base(f.Name())
+					if r := rules.FileRunner(c.Settings.Requires, name, t.SQL); r != "" {
+						key := r + map[bool]string{false: " up", true: " down"}[strings.HasSuffix(name, ".down.sql")]
+						if runnerCfg[key] == nil {
+							runnerCfg[key] = cfg.ForRunner(r, strings.HasSuffix(name, ".down.sql"))
 						}
-						ctx.Config = runnerCfg[r]
+						ctx.Config = runnerCfg[key]
 					}
 				}
 			}

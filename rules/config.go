@@ -34,6 +34,8 @@ type Config struct {
 	// when the file carries no annotation of its own (FileRunner), set on
 	// that file's copy of the configuration (ForRunner).
 	Runner string
+	// RunnerDown marks a down migration's file of Runner.
+	RunnerDown bool
 	// Known is what the module tells of its tables beyond its statements.
 	fencing.Known
 }
@@ -47,9 +49,9 @@ func (c *Config) ForSQLFile() *Config {
 
 // ForRunner returns a copy of c for a .sql file the migration tool runner
 // applies whole, in one transaction.
-func (c *Config) ForRunner(runner string) *Config {
+func (c *Config) ForRunner(runner string, down bool) *Config {
 	x := *c
-	x.SQLFile, x.Runner, x.MigrationTx = true, runner, TxFile
+	x.SQLFile, x.Runner, x.RunnerDown, x.MigrationTx = true, runner, down, TxFile
 	return &x
 }
 

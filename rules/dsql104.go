@@ -23,6 +23,9 @@ func checkDDLTransaction(ctx *Context, st *sqlparse.Statement, report func(sqlpa
 	}
 	p := st.Place
 	mode, sec := ctx.Config.MigrationTx, p.Section
+	if sec == nil {
+		sec = ctx.file
+	}
 	inTx := ctx.Config.SQLFile && !p.Autocommit && (mode == TxFile || mode == TxAuto && sec != nil)
 	var prior sqlparse.Prior
 	var how string
@@ -36,7 +39,7 @@ func checkDDLTransaction(ctx *Context, st *sqlparse.Statement, report func(sqlpa
 	case inTx && ctx.Config.Runner == RunnerGolangMigrate:
 		prior, how = p.InRun, "in the same migration transaction (golang-migrate, which the module requires, sends a file as one Exec: one implicit transaction)"
 	case inTx && ctx.Config.Runner == RunnerPop:
-		prior, how = p.InRun, "in the same migration transaction (pop, which the module requires, runs a file in one transaction, and records its version there too)"
+		prior, how = p.InRun, "in the same migration transaction (pop, which the module requires, runs a file in one transaction)"
 	case inTx && mode == TxFile:
 		prior, how = p.InRun, "in the same migration transaction (-migration-tx=file: the runner applies the file, or its goose/dbmate section, in one transaction)"
 	case inTx && sec.Tool == "sql-migrate":
@@ -58,6 +61,9 @@ func checkDDLTransaction(ctx *Context, st *sqlparse.Statement, report func(sqlpa
 	records, fix, also := inTx && sec != nil && p.Block == 0, "", ""
 	if records {
 		fix = "mark the section " + noTx(sec) + " (each statement then commits on its own)"
+		if sec.Tool == RunnerPop {
+			fix = "name the file " + noTx(sec) + ", which pop runs without a transaction, one DDL statement to a file"
+		}
 		if sec.Tool == "goose" {
 			fix += ", or run goose's Provider with goose.WithIsolateDDL(true)"
 		}
@@ -88,10 +94,34 @@ func conflicts(prior sqlparse.Prior, c sqlparse.Class) bool {
 	return prior.DDL != nil || c == sqlparse.ClassDDL && prior.DML != nil
 }
 
+// fileSection is the whole file as one section of the runner that
+// records a version for it in its transaction (pop), counted as place
+// counts a marked section; nil for other runners.
+func fileSection(c *Config, s *sqlparse.Script) *sqlparse.Section {
+	if c.Runner != RunnerPop {
+		return nil
+	}
+	sec := &sqlparse.Section{Tool: RunnerPop, Down: c.RunnerDown}
+	for _, st := range s.Stmts {
+		if st.Place.Block > 0 || st.Facts == nil {
+			continue
+		}
+		switch st.Facts.Class {
+		case sqlparse.ClassDDL:
+			sec.DDL++
+		case sqlparse.ClassDML:
+			sec.DML++
+		}
+	}
+	return sec
+}
+
 // noTx is the annotation that runs a tool's section without a
 // transaction.
 func noTx(sec *sqlparse.Section) string {
 	switch sec.Tool {
+	case RunnerPop:
+		return "`x.autocommit." + map[bool]string{false: "up", true: "down"}[sec.Down] + ".sql`"
 	case "dbmate":
 		if sec.Down {
 			return "`-- migrate:down transaction:false`"
@@ -108,7 +138,7 @@ func noTx(sec *sqlparse.Section) string {
 
 // versionWrite is the statement a tool records a section's version with.
 func versionWrite(sec *sqlparse.Section) string {
-	table := map[string]string{"goose": "goose_db_version", "dbmate": "schema_migrations", "sql-migrate": "gorp_migrations"}[sec.Tool]
+	table := map[string]string{"goose": "goose_db_version", "dbmate": "schema_migrations", "sql-migrate": "gorp_migrations", RunnerPop: "schema_migration"}[sec.Tool]
 	if sec.Down {
 		return "DELETE FROM " + table
 	}

@@ -654,3 +654,25 @@ func TestFileRunner(t *testing.T) {
 		}
 	}
 }
+
+// TestRunnerTransaction: a file golang-migrate or pop applies whole is one
+// transaction; pop also records the version in it, so a lone DDL
+// statement fails there and not under golang-migrate.
+func TestRunnerTransaction(t *testing.T) {
+	lone := "CREATE TABLE a (id int PRIMARY KEY);\n"
+	two := "CREATE TABLE a (id int PRIMARY KEY);\nCREATE INDEX ASYNC a_idx ON a (id);\n"
+	gm := DefaultConfig().ForRunner(RunnerGolangMigrate, false)
+	pop := DefaultConfig().ForRunner(RunnerPop, false)
+	popDown := DefaultConfig().ForRunner(RunnerPop, true)
+	runCases(t, gm, []compatCase{{lone, ""}, {two, "DSQL104"}})
+	runCases(t, pop, []compatCase{{lone, "DSQL104"}, {two, "DSQL104"}, {"INSERT INTO a VALUES (1);\n", ""}})
+	if fs := checkWith(pop, lone); len(fs) != 1 || !strings.Contains(fs[0].Message, "(INSERT INTO schema_migration)") || !strings.Contains(fs[0].Message, "`x.autocommit.up.sql`") {
+		t.Errorf("pop's version row: %+v", fs)
+	}
+	if fs := checkWith(popDown, lone); len(fs) != 1 || !strings.Contains(fs[0].Message, "(DELETE FROM schema_migration)") {
+		t.Errorf("pop's down migration: %+v", fs)
+	}
+	if fs := checkWith(gm, two); len(fs) != 1 || !strings.Contains(fs[0].Message, "golang-migrate, which the module requires, sends a file as one Exec") || strings.Contains(fs[0].Message, "version") {
+		t.Errorf("golang-migrate: %+v", fs)
+	}
+}

@@ -104,6 +104,9 @@ type Context struct {
 	Only *Rule
 	// Panics collects the rules that panicked during Check.
 	Panics []Panic
+	// file is the whole file as one section of its runner, where the
+	// runner records a version for the file (pop): set by Check.
+	file *sqlparse.Section
 }
 
 // Check runs every enabled rule over the statements of a script.
@@ -132,6 +135,7 @@ func Check(ctx *Context, s *sqlparse.Script) []Finding {
 		out = append(out, Finding{Rule: cur, Span: sp, Message: cur.Prefix() + msg, Fix: fix})
 	}
 	ctx.Text = s.Text
+	ctx.file = fileSection(ctx.Config, s)
 	for _, st := range s.Stmts {
 		for _, r := range all {
 			if r.check != nil && ctx.Config.Enabled(r.ID) && (ctx.Only == nil || ctx.Only == r) {
