@@ -286,7 +286,7 @@ var otherDialects = map[string]string{"mysql": "MySQL", "mariadb": "MySQL", "sql
 // (its letters between other characters: mysql_schema, sqlite3, pgsql),
 // "" when it names none.
 func DatabaseNamed(rel string) string {
-	for _, w := range strings.FieldsFunc(strings.ToLower(rel), func(r rune) bool { return r < 'a' || r > 'z' }) {
+	for _, w := range pathWords(rel) {
 		if db := otherDialects[w]; db != "" {
 			return db
 		}
@@ -297,14 +297,23 @@ func DatabaseNamed(rel string) string {
 	return ""
 }
 
-// otherDialect reports a path naming a database other than PostgreSQL.
-func otherDialect(rel string) bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(rel), func(r rune) bool { return r < 'a' || r > 'z' }) {
-		if otherDialects[w] != "" {
-			return true
+// otherDatabase returns the database other than PostgreSQL a path names,
+// "" when it names none.
+func otherDatabase(rel string) string {
+	for _, w := range pathWords(rel) {
+		if db := otherDialects[w]; db != "" {
+			return db
 		}
 	}
-	return false
+	return ""
+}
+
+// otherDialect reports a path naming a database other than PostgreSQL.
+func otherDialect(rel string) bool { return otherDatabase(rel) != "" }
+
+// pathWords are the runs of letters of a path, in lower case.
+func pathWords(rel string) []string {
+	return strings.FieldsFunc(strings.ToLower(rel), func(r rune) bool { return r < 'a' || r > 'z' })
 }
 
 // otherDialectPaths returns the files and directories whose name says
@@ -320,7 +329,7 @@ func (m moduleFiles) otherDialectPaths() []string {
 	var out []string
 	seen := map[string]bool{}
 	postgresUnder := map[string]bool{} // by parent, computed once
-	copies := m.postgresCopies()
+	copies := OtherCopies(m.sql)
 	for _, f := range m.sql {
 		parts := strings.Split(m.rel(f), "/")
 		for i, part := range parts[:len(parts)-1] {
@@ -343,7 +352,7 @@ func (m moduleFiles) otherDialectPaths() []string {
 			}
 			break
 		}
-		if base := parts[len(parts)-1]; otherDialect(base) && !seen[f] && copies.has(f) {
+		if copies[f] != "" && !seen[f] {
 			seen[f] = true
 			out = append(out, f)
 		}
@@ -363,29 +372,29 @@ func (m moduleFiles) postgresUnder(parent string) bool {
 	return false
 }
 
-// copies are, by directory, the names of the .sql files that name no
-// other database, as CopyName spells them.
-type copies map[string]map[string]bool
-
-func (m moduleFiles) postgresCopies() copies {
-	out := copies{}
-	for _, g := range m.sql {
-		if base := filepath.Base(g); !otherDialect(base) {
-			d := filepath.Dir(g)
-			if out[d] == nil {
-				out[d] = map[string]bool{}
+// OtherCopies returns, of files, those named for a database other than
+// PostgreSQL beside a file of the same name for PostgreSQL or for none,
+// in the same directory (schema.sqlite.sql or mysql_schema.sql beside
+// schema.sql or schema.postgres.sql; store_mysql.go beside
+// store_postgres.go), and the database each is for.
+func OtherCopies(files []string) map[string]string {
+	shared := map[string]bool{} // directory and CopyName of the files for PostgreSQL or none
+	for _, f := range files {
+		if base := filepath.Base(f); !otherDialect(base) {
+			shared[filepath.Join(filepath.Dir(f), CopyName(base))] = true
+		}
+	}
+	var out map[string]string
+	for _, f := range files {
+		base := filepath.Base(f)
+		if db := otherDatabase(base); db != "" && shared[filepath.Join(filepath.Dir(f), CopyName(base))] {
+			if out == nil {
+				out = map[string]string{}
 			}
-			out[d][CopyName(base)] = true
+			out[f] = db
 		}
 	}
 	return out
-}
-
-// has reports a .sql file beside f whose name is f's without the words
-// naming databases (PostgreSQL's included): schema.sql or
-// postgres_schema.sql for mysql_schema.sql.
-func (c copies) has(f string) bool {
-	return c[filepath.Dir(f)][CopyName(filepath.Base(f))]
 }
 
 // CopyName is what a file's name shares with its copies for other
@@ -394,7 +403,7 @@ func (c copies) has(f string) bool {
 // store_sqlite.go and store_postgres.go).
 func CopyName(base string) string {
 	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base))), func(r rune) bool { return r < 'a' || r > 'z' }) {
+	for _, w := range pathWords(strings.TrimSuffix(base, filepath.Ext(base))) {
 		if otherDialects[w] == "" && !postgresWords[w] && !copyMarks[w] {
 			out = append(out, w)
 		}

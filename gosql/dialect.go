@@ -3,6 +3,7 @@ package gosql
 import (
 	"go/ast"
 	"go/token"
+	"maps"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -54,11 +55,7 @@ func driverDatabase(path string) string {
 // command choosing the engine), or when its module has one database's
 // SQL: the SQL it ports. A test that runs a store on SQLite says nothing
 // of the store.
-func OtherDatabase(files []*ast.File, fset *token.FileSet, s *modconf.Settings, dir string) string {
-	if s == nil {
-		return ""
-	}
-	required := requiredDatabases(s)
+func OtherDatabase(files []*ast.File, fset *token.FileSet, s *modconf.Settings, required map[string]bool, dir string) string {
 	if required == nil {
 		return ""
 	}
@@ -100,7 +97,8 @@ func OtherDatabase(files []*ast.File, fset *token.FileSet, s *modconf.Settings, 
 }
 
 // requiredDatabases are the databases whose drivers the module requires
-// directly, nil unless PostgreSQL's and another's.
+// directly, nil unless PostgreSQL's and another's: only such a module
+// keeps another database's backend beside the one it ports.
 func requiredDatabases(s *modconf.Settings) map[string]bool {
 	required := map[string]bool{}
 	for _, r := range s.Requires {
@@ -116,29 +114,16 @@ func requiredDatabases(s *modconf.Settings) map[string]bool {
 
 // otherDatabaseFiles returns the package's files named for a database
 // other than PostgreSQL beside a file of the same name for PostgreSQL or
-// for none (store_mysql.go beside store_postgres.go or store.go, mysql.go
-// beside postgres.go), in a module that keeps both databases' drivers:
-// one backend's file in a package of several.
-func otherDatabaseFiles(s *modconf.Settings, names []string) map[string]string {
-	required := requiredDatabases(s)
+// for none (catalog.OtherCopies), in a module that keeps both databases'
+// drivers: one backend's file in a package of several.
+func otherDatabaseFiles(required map[string]bool, names []string) map[string]string {
 	if required == nil {
 		return nil
 	}
-	postgres := map[string]bool{}
-	for _, n := range names {
-		if db := catalog.DatabaseNamed(filepath.Base(n)); db == "" || db == "PostgreSQL" {
-			postgres[catalog.CopyName(filepath.Base(n))] = true
-		}
+	copies := catalog.OtherCopies(names)
+	maps.DeleteFunc(copies, func(_, db string) bool { return !required[db] })
+	if len(copies) == 0 {
+		return nil
 	}
-	var out map[string]string
-	for _, n := range names {
-		base := filepath.Base(n)
-		if db := catalog.DatabaseNamed(base); db != "" && db != "PostgreSQL" && required[db] && postgres[catalog.CopyName(base)] {
-			if out == nil {
-				out = map[string]string{}
-			}
-			out[n] = db
-		}
-	}
-	return out
+	return copies
 }

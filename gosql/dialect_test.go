@@ -57,7 +57,7 @@ func TestOtherDatabase(t *testing.T) {
 			}
 			files = append(files, af)
 		}
-		if got := OtherDatabase(files, fset, c.s, filepath.Join(root, c.dir)); got != c.want {
+		if got := OtherDatabase(files, fset, c.s, requiredDatabases(c.s), filepath.Join(root, c.dir)); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -67,7 +67,7 @@ func TestOtherDatabase(t *testing.T) {
 // beside PostgreSQL's or a shared one.
 func TestOtherDatabaseFiles(t *testing.T) {
 	multi := &modconf.Settings{Requires: []string{"github.com/lib/pq", "github.com/mattn/go-sqlite3"}}
-	got := otherDatabaseFiles(multi, []string{"/m/store.go", "/m/store_sqlite.go", "/m/store_sqlite_test.go", "/m/sqlite.go", "/m/postgres.go", "/m/mysql.go", "/m/sqlitecache.go"})
+	got := otherDatabaseFiles(requiredDatabases(multi), []string{"/m/store.go", "/m/store_sqlite.go", "/m/store_sqlite_test.go", "/m/sqlite.go", "/m/postgres.go", "/m/mysql.go", "/m/sqlitecache.go"})
 	want := map[string]string{"/m/store_sqlite.go": "SQLite", "/m/sqlite.go": "SQLite"}
 	if len(got) != len(want) {
 		t.Errorf("got %v, want %v", got, want)
@@ -77,7 +77,7 @@ func TestOtherDatabaseFiles(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", k, got[k], v)
 		}
 	}
-	if got := otherDatabaseFiles(&modconf.Settings{Requires: []string{"github.com/mattn/go-sqlite3"}}, []string{"/m/store.go", "/m/store_sqlite.go"}); got != nil {
+	if got := otherDatabaseFiles(requiredDatabases(&modconf.Settings{Requires: []string{"github.com/mattn/go-sqlite3"}}), []string{"/m/store.go", "/m/store_sqlite.go"}); got != nil {
 		t.Errorf("a module of SQLite alone: got %v", got)
 	}
 }

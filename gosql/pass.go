@@ -82,12 +82,13 @@ func run(s *modconf.Settings, pass *analysis.Pass) (p *Package) {
 			}
 		}
 	}
-	if p.OtherDatabase = OtherDatabase(pass.Files, pass.Fset, ms, p.dir()); p.OtherDatabase != "" {
+	required := requiredDatabases(ms)
+	if p.OtherDatabase = OtherDatabase(pass.Files, pass.Fset, ms, required, p.dir()); p.OtherDatabase != "" {
 		texts = nil
 		if ms.Verbose {
 			fmt.Fprintf(os.Stderr, "dsqllint: %s: %s SQL beside the module's PostgreSQL, left out\n", pass.Pkg.Path(), p.OtherDatabase)
 		}
-	} else if p.otherFiles = otherDatabaseFiles(ms, p.fileNames()); p.otherFiles != nil {
+	} else if p.otherFiles = otherDatabaseFiles(required, p.fileNames()); p.otherFiles != nil {
 		texts = slices.DeleteFunc(texts, func(t *sqltext.Text) bool { return p.OtherDatabaseAt(t.Pos(0, false)) })
 		if ms.Verbose {
 			for name, db := range p.otherFiles {
