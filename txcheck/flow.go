@@ -466,11 +466,8 @@ func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
 			if key == nil {
 				continue
 			}
-			switch t := c.Pass.TypesInfo.TypeOf(kv.Value); {
-			case gosql.IsNamed(t, gosql.PkgSQL, "IsolationLevel", false):
-				c.isolationOption(lit, key.Name, sqlIsolationOK, sqlSerializable, scope)
-			case gosql.IsNamed(t, gosql.PkgPGX, "TxIsoLevel", false):
-				c.isolationOption(lit, key.Name, pgxIsolationOK, pgxSerializable, scope)
+			if ok, serializable := isolationLevels(c.Pass.TypesInfo.TypeOf(kv.Value)); ok != nil {
+				c.isolationOption(lit, key.Name, ok, serializable, scope)
 			}
 		}
 	}
@@ -492,12 +489,23 @@ func (c *checker) observeIsolationAssign(as *ast.AssignStmt, parent ast.Node) {
 		if tv.Value == nil {
 			continue
 		}
-		switch {
-		case gosql.IsNamed(tv.Type, gosql.PkgSQL, "IsolationLevel", false) && !sqlIsolationOK(tv.Value),
-			gosql.IsNamed(tv.Type, gosql.PkgPGX, "TxIsoLevel", false) && !pgxIsolationOK(tv.Value):
+		if ok, _ := isolationLevels(tv.Type); ok != nil && !ok(tv.Value) {
 			c.reportGo("DSQL009", rhs.Pos(), rhs.End(), rules.IsolationMessage(types.ExprString(as.Lhs[i])+" "+as.Tok.String(), types.ExprString(rhs)+", the level its transactions begin with,"), nil)
 		}
 	}
+}
+
+// isolationLevels returns, for a driver's isolation type
+// (sql.IsolationLevel, pgx.TxIsoLevel), what tells a level DSQL runs and
+// SERIALIZABLE; nil for another type.
+func isolationLevels(t types.Type) (ok, serializable func(constant.Value) bool) {
+	switch {
+	case gosql.IsNamed(t, gosql.PkgSQL, "IsolationLevel", false):
+		return sqlIsolationOK, sqlSerializable
+	case gosql.IsNamed(t, gosql.PkgPGX, "TxIsoLevel", false):
+		return pgxIsolationOK, pgxSerializable
+	}
+	return nil, nil
 }
 
 // The isolation levels Aurora DSQL runs (sqlIsolationOK: the default,
