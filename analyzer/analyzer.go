@@ -127,7 +127,11 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 	cfg := c.Settings.Cfg
 	fences := c.tx.Summary.Fences()
 	sqlFileCfg := cfg.ForSQLFile()
-	runnerCfg := map[string]*rules.Config{} // by the migration tool a module's files name
+	type runnerFile struct {
+		runner string
+		down   bool
+	}
+	runnerCfg := map[runnerFile]*rules.Config{} // the files a migration tool the module requires applies whole
 	// A literal clause is also a text of its own when a builder's rendering
 	// holds it (squirrel's Suffix("FOR SHARE")): one finding at its place.
 	type reported struct {
@@ -147,9 +151,9 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 				if f := c.Pass.Fset.File(t.Pos(0, false)); f != nil {
 					name := filepath.Base(f.Name())
 					if r := rules.FileRunner(c.Settings.Requires, name, t.SQL); r != "" {
-						key := r + map[bool]string{false: " up", true: " down"}[strings.HasSuffix(name, ".down.sql")]
+						key := runnerFile{r, strings.HasSuffix(name, ".down.sql")}
 						if runnerCfg[key] == nil {
-							runnerCfg[key] = cfg.ForRunner(r, strings.HasSuffix(name, ".down.sql"))
+							runnerCfg[key] = cfg.ForRunner(key.runner, key.down)
 						}
 						ctx.Config = runnerCfg[key]
 					}
@@ -160,10 +164,10 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 		// rows no other process races for.
 		once := c.Once(t)
 		for _, f := range c.safeCheck(ctx, p) {
-			stmt := gosql.StatementAt(p.Script, f.Span.Start)
 			if f.Rule == rules.RowLimit && t.Node != nil && c.InTest(t.Node.Pos()) {
 				continue // a test's fixture: its tables hold a handful of rows, not 3,000
 			}
+			stmt := gosql.StatementAt(p.Script, f.Span.Start)
 			if once && f.Rule == rules.UnfencedWrite {
 				if quiet != nil {
 					quiet(stmt, "a migration or a test's setup: it runs once, and no other process races for its rows")

@@ -34,7 +34,7 @@ func checkDDLTransaction(ctx *Context, st *sqlparse.Statement, report func(sqlpa
 		prior, how = p.InBlock, "in the same BEGIN ... COMMIT block"
 	case !ctx.Config.SQLFile:
 		prior, how = p.InRun, "in the same Exec string (one implicit transaction)"
-	case p.Group > 0 && conflicts(p.InGroup, f.Class):
+	case p.Group > 0 && (!inTx || conflicts(p.InGroup, f.Class)):
 		prior, how = p.InGroup, "between goose StatementBegin and StatementEnd (sent as one Exec, one implicit transaction)"
 	case inTx && ctx.Config.Runner == RunnerGolangMigrate:
 		prior, how = p.InRun, "in the same migration transaction (golang-migrate, which the module requires, sends a file as one Exec: one implicit transaction)"
@@ -47,8 +47,6 @@ func checkDDLTransaction(ctx *Context, st *sqlparse.Statement, report func(sqlpa
 			" sections in one transaction unless one is marked "+noTx(sec)+")"
 	case inTx:
 		prior, how = p.InRun, "in the same migration transaction ("+sec.Tool+" runs a section in one transaction unless it is marked "+noTx(sec)+")"
-	case p.Group > 0:
-		prior, how = p.InGroup, "between goose StatementBegin and StatementEnd (sent as one Exec, one implicit transaction)"
 	default:
 		return
 	}
@@ -94,55 +92,30 @@ func conflicts(prior sqlparse.Prior, c sqlparse.Class) bool {
 	return prior.DDL != nil || c == sqlparse.ClassDDL && prior.DML != nil
 }
 
-// fileSection is the whole file as one section of the runner that
-// records a version for it in its transaction (pop), counted as place
-// counts a marked section; nil for other runners.
-func fileSection(c *Config, s *sqlparse.Script) *sqlparse.Section {
-	if c.Runner != RunnerPop {
-		return nil
-	}
-	sec := &sqlparse.Section{Tool: RunnerPop, Down: c.RunnerDown}
-	for _, st := range s.Stmts {
-		if st.Place.Block > 0 || st.Facts == nil {
-			continue
-		}
-		switch st.Facts.Class {
-		case sqlparse.ClassDDL:
-			sec.DDL++
-		case sqlparse.ClassDML:
-			sec.DML++
-		}
-	}
-	return sec
+// migrationTools are, per tool that records a migration's version in its
+// transaction, the table it records it in and the annotation (for pop: the
+// file name) that runs an up or a down migration without a transaction.
+var migrationTools = map[string]struct{ table, upNoTx, downNoTx string }{
+	"goose":       {"goose_db_version", "`-- +goose NO TRANSACTION`", "`-- +goose NO TRANSACTION`"},
+	"dbmate":      {"schema_migrations", "`-- migrate:up transaction:false`", "`-- migrate:down transaction:false`"},
+	"sql-migrate": {"gorp_migrations", "`-- +migrate Up notransaction`", "`-- +migrate Down notransaction`"},
+	RunnerPop:     {"schema_migration", "`x.autocommit.up.sql`", "`x.autocommit.down.sql`"},
 }
 
-// noTx is the annotation that runs a tool's section without a
-// transaction.
+// noTx is what runs a tool's section without a transaction.
 func noTx(sec *sqlparse.Section) string {
-	switch sec.Tool {
-	case RunnerPop:
-		return "`x.autocommit." + map[bool]string{false: "up", true: "down"}[sec.Down] + ".sql`"
-	case "dbmate":
-		if sec.Down {
-			return "`-- migrate:down transaction:false`"
-		}
-		return "`-- migrate:up transaction:false`"
-	case "sql-migrate":
-		if sec.Down {
-			return "`-- +migrate Down notransaction`"
-		}
-		return "`-- +migrate Up notransaction`"
+	if sec.Down {
+		return migrationTools[sec.Tool].downNoTx
 	}
-	return "`-- +goose NO TRANSACTION`"
+	return migrationTools[sec.Tool].upNoTx
 }
 
 // versionWrite is the statement a tool records a section's version with.
 func versionWrite(sec *sqlparse.Section) string {
-	table := map[string]string{"goose": "goose_db_version", "dbmate": "schema_migrations", "sql-migrate": "gorp_migrations", RunnerPop: "schema_migration"}[sec.Tool]
 	if sec.Down {
-		return "DELETE FROM " + table
+		return "DELETE FROM " + migrationTools[sec.Tool].table
 	}
-	return "INSERT INTO " + table
+	return "INSERT INTO " + migrationTools[sec.Tool].table
 }
 
 // describe names an earlier statement: its command tag and, in a .sql

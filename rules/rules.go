@@ -135,7 +135,10 @@ func Check(ctx *Context, s *sqlparse.Script) []Finding {
 		out = append(out, Finding{Rule: cur, Span: sp, Message: cur.Prefix() + msg, Fix: fix})
 	}
 	ctx.Text = s.Text
-	ctx.file = fileSection(ctx.Config, s)
+	ctx.file = nil
+	if ctx.Config.Runner == RunnerPop {
+		ctx.file = sqlparse.WholeSection(s, RunnerPop, ctx.Config.RunnerDown)
+	}
 	for _, st := range s.Stmts {
 		for _, r := range all {
 			if r.check != nil && ctx.Config.Enabled(r.ID) && (ctx.Only == nil || ctx.Only == r) {

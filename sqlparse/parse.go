@@ -212,6 +212,28 @@ func lockTable(text string, toks []Token, first int) bool {
 	return slices.ContainsFunc(toks[first+1:], func(t Token) bool { return t.Kind == TokIdent && strings.EqualFold(t.Text(text), "mode") })
 }
 
+// templateIndex returns what the words of a CREATE INDEX template say
+// (CREATE INDEX CONCURRENTLY %s ON %s, its verbs carrying the table and
+// the columns), nil for another statement or for a hole where the build
+// mode goes (CREATE INDEX %s IF NOT EXISTS name ON ...: no ON after it).
+func templateIndex(text string, toks []Token) *IndexDef {
+	b := &builder{text: text, toks: toks}
+	index, async, conc, _, ok := b.indexHeader()
+	if !ok {
+		return nil
+	}
+	if next := significant(toks, index+1, 1); async < 0 && conc < 0 && next >= 0 && toks[next].Text(text) == HoleIdent {
+		if after := significant(toks, next+1, 1); after < 0 || !strings.EqualFold(toks[after].Text(text), "on") {
+			return nil
+		}
+	}
+	ix := &IndexDef{Words: b.spanOf(significant(toks, 0, 1), index), Async: async >= 0}
+	if conc >= 0 {
+		ix.Clauses = append(ix.Clauses, Clause{"CONCURRENTLY", b.span(conc)})
+	}
+	return ix
+}
+
 // lenient returns text with what breaks PostgreSQL's parse but not the
 // statement's meaning blanked out, offsets kept: a piece known only at run
 // time that stands for nothing or completes a list (`IN (?%s)` with %s
@@ -361,25 +383,8 @@ func parseTree(st *Statement, text string, toks []Token, first int) *Statement {
 			// parse, not what the statement is.
 			st.Node = "LockStmt"
 		default:
-			// CREATE INDEX CONCURRENTLY %s ON %s, its verbs carrying the
-			// table and the columns: the words before them say enough.
-			b := &builder{text: text, toks: toks}
-			index, async, conc, _, ok := b.indexHeader()
-			if next := significant(toks, index+1, 1); ok && async < 0 && conc < 0 && next >= 0 && toks[next].Text(text) == HoleIdent {
-				// CREATE INDEX %s IF NOT EXISTS name ON ...: a hole that is
-				// not the name (no ON after it) chooses the build mode at
-				// run time.
-				if after := significant(toks, next+1, 1); after < 0 || !strings.EqualFold(toks[after].Text(text), "on") {
-					ok = false
-				}
-			}
-			if ok {
-				st.Node = "IndexStmt"
-				st.Facts.Class = ClassDDL
-				st.Facts.Index = &IndexDef{Words: b.spanOf(significant(toks, 0, 1), index), Async: async >= 0}
-				if conc >= 0 {
-					st.Facts.Index.Clauses = append(st.Facts.Index.Clauses, Clause{"CONCURRENTLY", b.span(conc)})
-				}
+			if ix := templateIndex(text, toks); ix != nil {
+				st.Node, st.Facts.Class, st.Facts.Index = "IndexStmt", ClassDDL, ix
 			}
 		}
 		return st

@@ -43,6 +43,28 @@ type Section struct {
 	DDL, DML int
 }
 
+func (sec *Section) count(c Class) {
+	switch c {
+	case ClassDDL:
+		sec.DDL++
+	case ClassDML:
+		sec.DML++
+	}
+}
+
+// WholeSection returns the script as one section of tool, counted as a
+// marked section is: for a runner that applies a file whole (pop) and
+// records its version in the same transaction.
+func WholeSection(s *Script, tool string, down bool) *Section {
+	sec := &Section{Tool: tool, Down: down}
+	for _, st := range s.Stmts {
+		if st.Place.Block == 0 && st.Facts != nil {
+			sec.count(st.Facts.Class)
+		}
+	}
+	return sec
+}
+
 // Prior is the first DDL and the first DML statement of a set, or nil.
 type Prior struct{ DDL, DML *Statement }
 
@@ -240,12 +262,7 @@ func place(s *Script) {
 			p.InRun = inRun
 			inRun.add(st, class)
 			if section != nil {
-				switch class {
-				case ClassDDL:
-					section.DDL++
-				case ClassDML:
-					section.DML++
-				}
+				section.count(class)
 			}
 		}
 		if group > 0 {
