@@ -48,7 +48,12 @@ var queryArgs = func() map[Callee]int {
 
 // CalleeOf resolves the function or method a call invokes.
 func CalleeOf(info *types.Info, call *ast.CallExpr) (*types.Func, Callee, bool) {
-	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	return calleeKey(typeutil.Callee(info, call))
+}
+
+// calleeKey is CalleeOf for the object a call calls.
+func calleeKey(obj types.Object) (*types.Func, Callee, bool) {
+	fn, ok := obj.(*types.Func)
 	if !ok || fn.Pkg() == nil {
 		return nil, Callee{}, false
 	}

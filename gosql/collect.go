@@ -54,38 +54,50 @@ func (c *Package) Collect() []*sqltext.Text {
 	for _, f := range c.Pass.Files {
 		c.Directives = append(c.Directives, goDirectives(c.Pass.Fset, f)...)
 		var stack []ast.Node
-		// frames[i] is where the children of stack[i] sit (their function,
-		// the call a closure is handed to, the loops around them), kept
-		// beside the stack so that no node pays for a search; a new one
-		// only where a function or a loop starts.
-		var frames []*siteFrame
+		// frames holds where the children of the nodes sit (their
+		// function, the call a closure is handed to, the loops around
+		// them): an entry only where a function or a loop starts, with
+		// the stack depth of the node that started it, so that no node
+		// pays for more than its place on the stack.
+		type depthFrame struct {
+			depth int
+			fr    *Frame
+		}
+		frames := []depthFrame{{0, &topFrame}}
 		ast.Inspect(f, func(n ast.Node) bool {
 			if n == nil {
-				stack, frames = stack[:len(stack)-1], frames[:len(frames)-1]
+				stack = stack[:len(stack)-1]
+				if top := len(frames) - 1; frames[top].depth > len(stack) {
+					frames = frames[:top]
+				}
 				return true
 			}
-			fr, parent := &topFrame, ast.Node(nil)
+			fr, parent := frames[len(frames)-1].fr, ast.Node(nil)
 			if len(stack) > 0 {
-				fr, parent = frames[len(frames)-1], stack[len(stack)-1]
+				parent = stack[len(stack)-1]
 			}
-			inner := fr
+			var inner *Frame
 			switch n := n.(type) {
 			case *ast.FuncDecl:
-				inner = &siteFrame{scope: n}
+				inner = &Frame{Scope: n}
 			case *ast.FuncLit:
-				inner = &siteFrame{scope: n}
-				inner.handed, _ = parent.(*ast.CallExpr)
+				inner = &Frame{Scope: n}
+				inner.Handed, _ = parent.(*ast.CallExpr)
 			case *ast.ForStmt:
-				inner = &siteFrame{fr.scope, fr.handed, append([]ast.Node{n.Body}, fr.loops...)}
+				inner = &Frame{fr.Scope, fr.Handed, append([]ast.Node{n.Body}, fr.Loops...)}
 			case *ast.RangeStmt:
-				inner = &siteFrame{fr.scope, fr.handed, append([]ast.Node{n.Body}, fr.loops...)}
+				inner = &Frame{fr.Scope, fr.Handed, append([]ast.Node{n.Body}, fr.Loops...)}
 			}
-			stack, frames = append(stack, n), append(frames, inner)
-			at := Site{Scope: fr.scope, Parent: parent, Handed: fr.handed, Loops: fr.loops}
+			stack = append(stack, n)
+			if inner != nil {
+				frames = append(frames, depthFrame{len(stack), inner})
+			}
+			at := Site{parent, fr}
 			scope := at.Scope
 			switch n := n.(type) {
 			case *ast.CallExpr:
-				fn, key, ok := CalleeOf(info, n)
+				callee := typeutil.Callee(info, n)
+				fn, key, ok := calleeKey(callee)
 				var arg ast.Expr
 				if ok {
 					shift := 0
@@ -113,7 +125,7 @@ func (c *Package) Collect() []*sqltext.Text {
 						arg = queryArgAt(key, shift, n)
 					}
 				} else if scope != nil {
-					if v, isVar := typeutil.Callee(info, n).(*types.Var); isVar {
+					if v, isVar := callee.(*types.Var); isVar {
 						// s.runFn(...), a field the package sets to a method
 						// value (s.runFn = s.run, for tests to replace): a call
 						// of what it holds.
@@ -124,10 +136,7 @@ func (c *Package) Collect() []*sqltext.Text {
 						}
 					}
 				}
-				if !ok || !std(fn.Pkg().Path()) || DbPackages[fn.Pkg().Path()] || takesFunc(info, n) {
-					// A call of the standard library that is no database
-					// call and is handed no function runs no transaction:
-					// the flow never reads it.
+				if flowReads(callee, ok, fn, n, info) {
 					c.FlowSites = append(c.FlowSites, flowSite{n, at, fn, key, ok})
 				}
 				if arg != nil {
@@ -190,8 +199,9 @@ func (c *Package) Collect() []*sqltext.Text {
 					t.Scope = scope
 					t.Const = c.declared(stack)
 					texts = append(texts, t)
-					// Inspect makes no closing call when we return false.
-					stack, frames = stack[:len(stack)-1], frames[:len(frames)-1]
+					// Inspect makes no closing call when we return false
+					// (a literal starts no frame).
+					stack = stack[:len(stack)-1]
 					return false
 				}
 			}
@@ -209,20 +219,19 @@ func (c *Package) Collect() []*sqltext.Text {
 // the loops around it in its function, innermost first, and the call the
 // function literal around it is handed to.
 type Site struct {
-	Scope, Parent ast.Node
-	Handed        *ast.CallExpr
-	Loops         []ast.Node
+	Parent ast.Node
+	*Frame
 }
 
-// siteFrame is what the nodes of one function or loop body share of
-// their Site.
-type siteFrame struct {
-	scope  ast.Node
-	handed *ast.CallExpr
-	loops  []ast.Node
+// Frame is what the nodes of one function or loop body share of their
+// Site: one per function and loop, not per node.
+type Frame struct {
+	Scope  ast.Node
+	Handed *ast.CallExpr
+	Loops  []ast.Node
 }
 
-var topFrame siteFrame
+var topFrame Frame
 
 // refText is the text of a named constant used as a query argument.
 func (c *Package) refText(arg ast.Expr) *sqltext.Text {
@@ -533,6 +542,24 @@ func init() {
 		unicode unique unsafe weak`) {
 		stdRoots[r] = true
 	}
+}
+
+// flowReads says whether the transaction flow reads a call: a call of
+// the standard library that is no database call and is handed no
+// function runs no transaction, nor does a builtin or a conversion; a
+// call of a function value (a variable, a field, a literal called in
+// place) may.
+func flowReads(callee types.Object, ok bool, fn *types.Func, call *ast.CallExpr, info *types.Info) bool {
+	if ok {
+		return !std(fn.Pkg().Path()) || DbPackages[fn.Pkg().Path()] || takesFunc(info, call)
+	}
+	if _, isVar := callee.(*types.Var); isVar {
+		return true
+	}
+	if _, isLit := ast.Unparen(call.Fun).(*ast.FuncLit); isLit {
+		return true
+	}
+	return takesFunc(info, call)
 }
 
 // takesFunc reports a call with an argument of function type.

@@ -812,7 +812,7 @@ func (c *checker) summarizeCAS(s *txflow.Summary, scripts map[*sqltext.Text]*sql
 		if !returnsWriteResult(info, oc.call) {
 			continue
 		}
-		if how := c.resultUse(&gosql.Query{Call: oc.call, Site: gosql.Site{Scope: oc.scope, Parent: oc.parent}}); how != "" && !c.SuppressedAt("DSQL004", oc.call.Pos(), nil) {
+		if how := c.resultUse(&gosql.Query{Call: oc.call, Site: gosql.Site{Parent: oc.parent, Frame: &gosql.Frame{Scope: oc.scope}}}); how != "" && !c.SuppressedAt("DSQL004", oc.call.Pos(), nil) {
 			s.Drops = append(s.Drops, txflow.Drop{Callee: oc.callee, How: how, Pos: oc.call.Pos(), End: oc.call.End()})
 		}
 	}
