@@ -54,6 +54,12 @@ func parse(text string) *Script {
 			// offsets need no translation, so the cached model, which is
 			// never modified, is shared and only what place sets is copied.
 			toks := n.toks[:sort.Search(len(n.toks), func(i int) bool { return n.toks[i].Start >= sp.End })]
+			if len(n.Stmts) == 1 {
+				// The script cache keeps this text already: its only
+				// statement needs no entry of its own, nor a copy.
+				s.Stmts = append(s.Stmts, parseTokens(n.Text[:sp.End], toks))
+				continue
+			}
 			st := *statements.get(n.Text[:sp.End], func(text string) *Statement { return parseTokens(text, toks) })
 			s.Stmts = append(s.Stmts, &st)
 			continue
