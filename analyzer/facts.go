@@ -37,6 +37,15 @@ func ModuleStage(a *analysis.Analyzer) {
 	}
 }
 
+// WithoutFixes tells a that its driver discards suggested fixes (the
+// dsqllint command printing text): fixes that cost reading the source
+// are not built.
+func WithoutFixes(a *analysis.Analyzer) {
+	if s, ok := staged.Load(a); ok {
+		s.(stage).settings.NoFixes = true
+	}
+}
+
 // Helpers tells a, before the dsqllint command analyses the packages it
 // lints, which packages outside them it analysed first (Helper): calls of
 // their functions are followed as calls of the module's.

@@ -74,6 +74,10 @@ type Settings struct {
 	// after the packages are analysed (ModuleStage): a package then
 	// leaves what crosses packages to it.
 	ModuleStage bool
+	// NoFixes says the driver discards suggested fixes (the dsqllint
+	// command without -fix or a format that prints them): a finding's
+	// fix is then not spelled out, only whether it has one.
+	NoFixes bool
 	// Helpers are the packages outside the module the dsqllint command
 	// analysed first (Helpers), shared by every module's settings.
 	Helpers *atomic.Pointer[map[string]bool]
@@ -279,6 +283,7 @@ func (s *Settings) load(root string) (*Settings, error) {
 	ms := NewSettings()
 	ms.Root = root
 	ms.ModuleStage = s.ModuleStage
+	ms.NoFixes = s.NoFixes
 	ms.Helpers = s.Helpers
 	fs := flag.NewFlagSet("dsqllint", flag.ContinueOnError)
 	ms.Register(fs)

@@ -426,7 +426,7 @@ func (c *checker) reportGo(id string, pos, end token.Pos, msg string, fix *analy
 		return // (nobody edits sqlc's Go; its query file is checked)
 	}
 	d := analysis.Diagnostic{Pos: pos, End: end, Category: r.ID, Message: r.Prefix() + msg, URL: r.DocURL(), Related: related}
-	if fix != nil {
+	if fix != nil && !c.Settings.NoFixes {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
 	c.report(d)

@@ -101,6 +101,9 @@ func run(a *analysis.Analyzer, args []string) int {
 		return exitFailure
 	}
 
+	if !o.fix && !slices.ContainsFunc(outs, func(out output) bool { return out.format == "json" || out.format == "sarif" }) {
+		analyzer.WithoutFixes(a) // no output prints a fix's edits
+	}
 	stop, err := startProfiles(o)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
