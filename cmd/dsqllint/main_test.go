@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,6 +182,56 @@ func TestJSON(t *testing.T) {
 		!strings.HasSuffix(diags[0].Posn, "m.go:3:60") || diags[1].Posn != diags[0].Posn {
 		t.Errorf("JSON diagnostics: %+v", diags)
 	}
+}
+
+// TestTextAndJSONAgree: the text output builds no fix edits (nobody
+// reads them), the JSON output does; both report the same findings with
+// the same messages, which say when -fix rewrites one. The module's go
+// line is too old for the runtime, so DSQL004's message names its fix.
+func TestTextAndJSONAgree(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "../../examples/shardstore", dir)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/shardstore\n\ngo 1.21\n"), 0o644)
+	text, _ := run(t, dir, bin, "./...")
+	out, _ := run(t, dir, bin, "-json", "./...")
+	var tree map[string]map[string][]struct {
+		Posn, Message  string
+		SuggestedFixes []json.RawMessage `json:"suggested_fixes"`
+	}
+	if err := json.Unmarshal([]byte(out), &tree); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	var fromJSON, fromText []string
+	fixes := 0
+	for _, byAnalyzer := range tree {
+		for _, d := range byAnalyzer["dsqllint"] {
+			rel, _ := filepath.Rel(dir, strings.TrimSuffix(d.Posn, ":"+lastTwo(d.Posn)))
+			fromJSON = append(fromJSON, rel+":"+lastTwo(d.Posn)+": "+d.Message)
+			fixes += len(d.SuggestedFixes)
+		}
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, ": DSQL") {
+			fromText = append(fromText, strings.TrimPrefix(line, "./"))
+		}
+	}
+	slices.Sort(fromJSON)
+	slices.Sort(fromText)
+	if len(fromText) == 0 || fixes == 0 || !slices.Equal(fromText, fromJSON) {
+		t.Errorf("text and JSON differ (%d fixes in JSON):\ntext:\n%s\njson:\n%s", fixes, strings.Join(fromText, "\n"), strings.Join(fromJSON, "\n"))
+	}
+	if !strings.Contains(text, "DSQL004") || !strings.Contains(text, "and -fix rewrites it") {
+		t.Errorf("the example's findings lack a DSQL004 naming its fix:\n%s", text)
+	}
+}
+
+// lastTwo returns "line:col" of a "file:line:col" position.
+func lastTwo(posn string) string {
+	parts := strings.Split(posn, ":")
+	if len(parts) < 3 {
+		return ""
+	}
+	return strings.Join(parts[len(parts)-2:], ":")
 }
 
 func TestSQLFiles(t *testing.T) {
