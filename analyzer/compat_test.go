@@ -247,3 +247,12 @@ func TestCompatEmbedded(t *testing.T) {
 		checkSQLWants(t, res.Pass.Fset, res.Diagnostics, files)
 	}
 }
+
+// TestDDLAcrossCalls: DSQL104 where separate calls run DDL and DML, or
+// two DDL statements, on one transaction (a Go migration runner), with
+// negative twins (autocommit, a commit between, exclusive branches,
+// reads, a reused variable, a session type).
+func TestDDLAcrossCalls(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "ddltx")
+}
+
