@@ -256,3 +256,8 @@ func TestDDLAcrossCalls(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "ddltx")
 }
 
+// TestLockingMigrators: DSQL007 at the import of a migration tool's
+// package that takes an advisory lock; a tool's other packages are quiet.
+func TestLockingMigrators(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "migrator", "migratorfree")
+}

@@ -191,6 +191,7 @@ func runTx(sites *analysis.Analyzer, pass *analysis.Pass) (res *Result) {
 	c.noteLockFragments(p.Parsed)
 	c.flow(p.Scripts)
 	c.ddlTransactions(p.Scripts)
+	c.lockingMigrator()
 	priors := c.txPriors(p.Parsed)
 	c.summary = c.summarize(p.Scripts, p.Parsed)
 	c.summary.SetFences(c.learnFences(p.Parsed))

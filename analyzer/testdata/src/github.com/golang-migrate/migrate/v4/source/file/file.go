@@ -1,0 +1,2 @@
+// Package file stands in for golang-migrate's file source.
+package file
