@@ -115,3 +115,9 @@ func TestRetryFix(t *testing.T) {
 func TestExpectations(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "expectations")
 }
+
+// TestUncheckedCommit: DSQL011 where a writing transaction drops its
+// Commit's error; returned, checked, read-only and named-result twins.
+func TestUncheckedCommit(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "uncheckedcommit")
+}

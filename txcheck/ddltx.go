@@ -127,6 +127,7 @@ func (c *checker) ddlTransactions(scripts map[*sqltext.Text]*sqlparse.Script) {
 			}
 		}
 	}
+	d.uncheckedCommits(begun)
 }
 
 // firstOrigin is where the one literal a text was assembled from starts.

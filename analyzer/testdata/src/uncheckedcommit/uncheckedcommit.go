@@ -1,0 +1,93 @@
+// Package uncheckedcommit drops the error of a writing transaction's
+// Commit: DSQL011.
+package uncheckedcommit
+
+import (
+	"context"
+	"database/sql"
+)
+
+func deferred(ctx context.Context, db *sql.DB, id string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Commit() // want `DSQL011 unchecked-commit: the error of this Commit is dropped by defer, and the transaction writes \(UPDATE at uncheckedcommit.go:16\): on Aurora DSQL a write that conflicts with another transaction's fails here, at COMMIT`
+	_, err = tx.ExecContext(ctx, "UPDATE accounts SET balance = balance - 10 WHERE id = $1", id)
+	return err
+}
+
+func statement(ctx context.Context, db *sql.DB, id string) {
+	tx, _ := db.BeginTx(ctx, nil)
+	tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = $1", id)
+	tx.Commit() // want `DSQL011 unchecked-commit: the error of this Commit is dropped, and the transaction writes \(DELETE at uncheckedcommit.go:22\)`
+}
+
+func blank(ctx context.Context, db *sql.DB, id string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := insertAudit(ctx, tx, id); err != nil {
+		tx.Rollback()
+		return err
+	}
+	_ = tx.Commit() // want `DSQL011 unchecked-commit: the error of this Commit is assigned to _, and the transaction writes \(INSERT that insertAudit runs on it, at uncheckedcommit.go:40\)`
+	return nil
+}
+
+func insertAudit(ctx context.Context, tx *sql.Tx, id string) error {
+	_, err := tx.ExecContext(ctx, "INSERT INTO audit (id, at) VALUES ($1, now())", id)
+	return err
+}
+
+// Negatives.
+
+func returned(ctx context.Context, db *sql.DB, id string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "UPDATE accounts SET balance = 0 WHERE id = $1", id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func checked(ctx context.Context, db *sql.DB, id string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	tx.ExecContext(ctx, "UPDATE accounts SET balance = 0 WHERE id = $1", id)
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// A transaction that only reads loses nothing when its Commit fails.
+func readOnly(ctx context.Context, db *sql.DB) (n int) {
+	tx, _ := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	defer tx.Commit()
+	tx.QueryRowContext(ctx, "SELECT count(*) FROM accounts").Scan(&n)
+	return n
+}
+
+// The error kept for the caller through a named result.
+func named(ctx context.Context, db *sql.DB, id string) (err error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+			return
+		}
+		err = tx.Commit()
+	}()
+	_, err = tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = $1", id)
+	return err
+}
