@@ -69,6 +69,12 @@ func TestIsolationLevel(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(), "isolation")
 }
 
+// TestIsolationInFields: options kept in a struct field are reported when
+// the package reads the field or others can; not when nothing reads it.
+func TestIsolationInFields(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "isolationfield")
+}
+
 func TestSavepoint(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "savepoint")
 }

@@ -434,9 +434,9 @@ func (c *checker) reportGo(id string, pos, end token.Pos, msg string, fix *analy
 
 // observeLiteral checks sql.TxOptions / pgx.TxOptions isolation levels
 // (DSQL009) and gorm's clause.Locking (DSQL001, DSQL006).
-func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
+func (c *checker) observeLiteral(lit *ast.CompositeLit, parent ast.Node, scope ast.Node) {
 	t := c.Pass.TypesInfo.TypeOf(lit)
-	if t == nil {
+	if t == nil || c.unreadField(parent) {
 		return
 	}
 	n, ok := types.Unalias(t).(*types.Named)
@@ -471,6 +471,33 @@ func (c *checker) observeLiteral(lit *ast.CompositeLit, scope ast.Node) {
 			}
 		}
 	}
+}
+
+// unreadField reports the element of a struct literal (parent) that sets
+// an unexported field no selector of the package names: options kept in a
+// field nothing reads never reach a Begin.
+func (c *checker) unreadField(parent ast.Node) bool {
+	kv, ok := parent.(*ast.KeyValueExpr)
+	if !ok {
+		return false
+	}
+	key, ok := kv.Key.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	f, ok := c.Pass.TypesInfo.Uses[key].(*types.Var)
+	if !ok || !f.IsField() || f.Exported() {
+		return false
+	}
+	if c.selected == nil {
+		c.selected = map[*types.Var]bool{}
+		for _, sel := range c.Pass.TypesInfo.Selections {
+			if v, isVar := sel.Obj().(*types.Var); isVar && sel.Kind() == types.FieldVal {
+				c.selected[v] = true
+			}
+		}
+	}
+	return !c.selected[f]
 }
 
 // observeIsolationAssign reports an isolation level DSQL refuses stored

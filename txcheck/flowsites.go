@@ -58,7 +58,7 @@ func (c *checker) observeSites() {
 				}
 			}
 		case *ast.CompositeLit:
-			c.observeLiteral(n, scope)
+			c.observeLiteral(n, at.Parent, scope)
 		case *ast.FuncLit:
 			// f := func() { ... }: called where it is made, as far as
 			// anyone can tell.

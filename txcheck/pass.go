@@ -50,6 +50,9 @@ type checker struct {
 	// helpers whether a function is a retry helper by its body.
 	loops   map[ast.Node]bool
 	helpers map[*ast.FuncDecl]bool
+	// selected are the struct fields some selector of the package names
+	// (unreadField), made on first use.
+	selected map[*types.Var]bool
 	// methods caches the method set of each of the package's pointer
 	// types (methodsOf).
 	methods map[*types.Pointer][]*types.Func
