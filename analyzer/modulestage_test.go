@@ -205,7 +205,9 @@ func TestModuleWithoutRetry(t *testing.T) {
 // retry decorator: the module's calls of the method go through it, and
 // the lock its inner store takes is retried; a lock behind an interface
 // nothing decorates is reported. A loop whose check for 40001 is another
-// package's predicate, judged by its body, is a retry too.
+// package's predicate, judged by its body, is a retry too, and so is one
+// whose check is an interface method of its own package implemented in a
+// package that does not import it (a store's driver).
 func TestModuleRetryDecorator(t *testing.T) {
 	fset, diags := runModule(t, "testdata/decomod")
 	checkModuleWants(t, "testdata/decomod", fset, diags)

@@ -212,6 +212,11 @@ func (c *checker) checksConflict(n ast.Node, depth int, pending *[]string) bool 
 				for _, fd := range c.Implementations(fn) {
 					found = found || depth > 0 && c.checksConflict(fd.Body, depth-1, pending)
 				}
+				if !found && pending != nil {
+					// and those of the packages that import this one (a
+					// store's driver): the module stage's to judge.
+					*pending = append(*pending, c.Key(fn))
+				}
 			case retryWords.in(n.Name):
 				found = obj == nil || fn != nil
 			case fn != nil && isPredicate(fn) && pending != nil && (c.inModule(fn) || gosql.IsInterfaceMethod(fn) && c.inModulePkg(fn.Pkg())):
