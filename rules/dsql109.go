@@ -1,6 +1,11 @@
 package rules
 
-import "github.com/dsqllint/dsqllint/sqlparse"
+import (
+	"slices"
+
+	"github.com/dsqllint/dsqllint/fencing"
+	"github.com/dsqllint/dsqllint/sqlparse"
+)
 
 // RowLimit is DSQL109.
 var RowLimit = register(&Rule{
@@ -22,12 +27,25 @@ var RowLimit = register(&Rule{
 			}
 			report(st.KeywordSpan, verb+tableName(w.Table)+" without WHERE writes every row: "+limit+
 				"; work in batches by key (WHERE id > $last ... LIMIT n in a subquery), one transaction each", nil)
-		case st.Kind == sqlparse.KindInsert && f.InsertSelect != nil && f.InsertSelect.ReadsTable && !f.InsertSelect.Limit:
+		case st.Kind == sqlparse.KindInsert && f.InsertSelect != nil && f.InsertSelect.ReadsTable && !f.InsertSelect.Limit && !pinsOneRow(ctx.Config, f.InsertSelect):
 			report(st.KeywordSpan, "INSERT ... SELECT from a table with no LIMIT can insert any number of rows: "+limit+
 				"; copy in batches (ORDER BY key LIMIT n, repeated), one transaction each", nil)
 		}
 	},
 })
+
+// pinsOneRow reports an INSERT ... SELECT whose source WHERE pins a key of
+// the one table it reads: the schema's primary or a unique key, or, where
+// the schema does not know the table, an id column.
+func pinsOneRow(cfg *Config, is *sqlparse.InsertSelect) bool {
+	if is.From.Unknown() || len(is.Conds) == 0 {
+		return false
+	}
+	if t := tableOf(cfg, is.From); t != nil {
+		return pinnedKey(t, is.Conds)
+	}
+	return slices.Contains(fencing.KeyColumns(is.Conds), "id")
+}
 
 func tableName(t sqlparse.Table) string {
 	if t.Unknown() {

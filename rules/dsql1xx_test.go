@@ -450,6 +450,19 @@ func TestRowLimit(t *testing.T) {
 		{"INSERT INTO t (a) VALUES ($1), ($2)", ""},
 		{"DELETE FROM %s", ""},
 		{"UPDATE users SET active = false %s", ""},
+		// A source row pinned by its id: one row.
+		{"INSERT INTO reaction (memo_id, creator_id) SELECT memo.id, $2 FROM memo WHERE memo.id = $1", ""},
+		{"INSERT INTO reaction (memo_id, creator_id) SELECT m.id, $2 FROM memo m WHERE m.creator_id = $1", "DSQL109"},
+		{"INSERT INTO reaction (memo_id) SELECT memo.id FROM memo WHERE memo.id = $1 OR memo.pinned", "DSQL109"},
+	})
+	// With the schema: its keys, not the name id.
+	cat := catalog.New()
+	cat.Apply("db/001.sql", sqlparse.Parse("CREATE TABLE memo (uid text PRIMARY KEY, id bigint, creator_id bigint)"))
+	cfg := DefaultConfig()
+	cfg.Schema = cat
+	runCases(t, cfg, []compatCase{
+		{"INSERT INTO reaction (memo_uid) SELECT uid FROM memo WHERE uid = $1", ""},
+		{"INSERT INTO reaction (memo_uid) SELECT uid FROM memo WHERE id = $1", "DSQL109"},
 	})
 }
 

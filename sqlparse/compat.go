@@ -98,6 +98,11 @@ type InsertSelect struct {
 	// Limit marks a SELECT with LIMIT / FETCH FIRST, or one that yields one
 	// row: an aggregate without GROUP BY (SELECT sum(n) FROM t).
 	Limit bool
+	// From is the one table a plain SELECT reads (no join, no set
+	// operation, no GROUP BY), and Conds its WHERE: a key they pin
+	// yields one row.
+	From  Table
+	Conds []Cond
 }
 
 // TruncateDef describes TRUNCATE.
@@ -141,7 +146,7 @@ func (b *builder) compat(st *Statement, node *pg.Node) {
 	case node.GetTruncateStmt() != nil:
 		f.Truncate = b.truncateDef(node.GetTruncateStmt())
 	case node.GetInsertStmt() != nil:
-		f.InsertSelect = insertSelect(node.GetInsertStmt())
+		f.InsertSelect = b.insertSelect(node.GetInsertStmt())
 	case node.GetCreateFunctionStmt() != nil:
 		f.Language = language(node.GetCreateFunctionStmt().Options)
 	case node.GetDoStmt() != nil:
@@ -407,12 +412,18 @@ func language(opts []*pg.Node) string {
 	return ""
 }
 
-func insertSelect(ins *pg.InsertStmt) *InsertSelect {
+func (b *builder) insertSelect(ins *pg.InsertStmt) *InsertSelect {
 	sel := ins.SelectStmt.GetSelectStmt()
 	if sel == nil || len(sel.ValuesLists) > 0 {
 		return nil
 	}
-	return &InsertSelect{ReadsTable: readsTable(sel, 0), Limit: sel.LimitCount != nil || oneRow(sel)}
+	is := &InsertSelect{ReadsTable: readsTable(sel, 0), Limit: sel.LimitCount != nil || oneRow(sel)}
+	if len(sel.FromClause) == 1 && sel.FromClause[0].GetRangeVar() != nil && sel.Op == pg.SetOperation_SETOP_NONE &&
+		len(sel.GroupClause) == 0 && sel.WhereClause != nil {
+		is.From = b.table(sel.FromClause[0].GetRangeVar())
+		is.Conds = conds(sel.WhereClause, is.From, false)
+	}
+	return is
 }
 
 var aggregates = map[string]bool{
