@@ -127,3 +127,11 @@ func TestExpectations(t *testing.T) {
 func TestUncheckedCommit(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "uncheckedcommit")
 }
+
+// TestRetryOnMessageText: a retry predicate that reads PostgreSQL's
+// wording of a serialization failure never matches on DSQL: the
+// predicate is reported, and the lock it would retry; a predicate that
+// tests the SQLSTATE too retries.
+func TestRetryOnMessageText(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "retrymessage")
+}

@@ -41,7 +41,7 @@ type beginCall struct {
 // for one: `isNonRetryable(err)` that only rules out a cancelled context
 // re-runs nothing on a conflict.
 var (
-	conflictWords = words{"serializationfail", "serialization_fail", "serializationerr", "serialization fail", "serialization error", "could not serialize", "isocc", "occerror", "40001"}
+	conflictWords = words{"serializationfail", "serialization_fail", "serializationerr", "serialization fail", "serialization error", "isocc", "occerror", "40001"}
 	retryWords    = words{"retryable", "isretry"}
 )
 
@@ -619,4 +619,32 @@ func (c *checker) flow(scripts map[*sqltext.Text]*sqlparse.Script) {
 			}
 		}
 	}
+}
+
+// pgSerializeMessage is how PostgreSQL words a serialization failure
+// ("could not serialize access due to concurrent update"). Aurora DSQL's
+// 40001 says "change conflicts with another transaction (OC000)".
+const pgSerializeMessage = "could not serialize"
+
+// messageOnlyConflict reports (DSQL012) a predicate's test of an error's
+// text for PostgreSQL's wording of a serialization failure, when nothing
+// in it tests the SQLSTATE: on Aurora DSQL it never matches, and the
+// retry it drives never runs.
+func (c *checker) messageOnlyConflict(body ast.Node) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn, _ := typeutil.Callee(c.Pass.TypesInfo, call).(*types.Func)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "strings" || len(call.Args) != 2 {
+			return true
+		}
+		lit, ok := ast.Unparen(call.Args[1]).(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING || !strings.Contains(strings.ToLower(lit.Value), pgSerializeMessage) {
+			return true
+		}
+		c.reportGo(rules.ConflictByMessage.ID, lit.Pos(), lit.End(), rules.ConflictByMessageMessage, nil)
+		return true
+	})
 }

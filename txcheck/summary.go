@@ -112,8 +112,13 @@ func (c *checker) summarizeRetries(s *txflow.Summary) {
 	}
 	sort.Slice(s.Loops, func(i, j int) bool { return s.Loops[i].Pos < s.Loops[j].Pos })
 	for fn, fd := range c.Funcs {
-		if isPredicate(fn) && c.checksConflict(fd.Body, 2, nil) {
+		if !isPredicate(fn) {
+			continue
+		}
+		if c.checksConflict(fd.Body, 2, nil) {
 			s.Predicates = append(s.Predicates, c.Key(fn))
+		} else if !c.InTest(fd.Pos()) {
+			c.messageOnlyConflict(fd.Body)
 		}
 	}
 	sort.Strings(s.Predicates)

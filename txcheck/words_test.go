@@ -8,7 +8,7 @@ import (
 // TestWords: the word scan answers as the case-insensitive expressions
 // it replaced, on names and literals retry loops use and on near misses.
 func TestWords(t *testing.T) {
-	conflict := regexp.MustCompile(`(?i)serializationfail|serialization_fail|serializationerr|serialization fail|serialization error|could not serialize|isocc|occerror|40001`)
+	conflict := regexp.MustCompile(`(?i)serializationfail|serialization_fail|serializationerr|serialization fail|serialization error|isocc|occerror|40001`)
 	retry := regexp.MustCompile(`(?i)retryable|isretry`)
 	for _, s := range []string{
 		"", "4", "4000", "40001", `"40001"`, "x40001y", "isSerializationFailure", "IsSerializationFail", "SERIALIZATION_FAILURE",
