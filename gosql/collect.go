@@ -43,6 +43,7 @@ func (c *Package) Collect() []*sqltext.Text {
 	c.Calls = map[ast.Node][]localCall{}
 	c.Uses = map[types.Object][]*sqltext.Text{}
 	c.results = map[types.Object]ast.Expr{}
+	c.current, c.defBlocks = map[types.Object]ast.Expr{}, map[types.Object]ast.Node{}
 	c.appends = map[types.Object][]string{}
 	c.appendOrigins = map[types.Object][][2]token.Pos{}
 	c.builderSteps = map[types.Object][]ast.Expr{}
@@ -167,7 +168,7 @@ func (c *Package) Collect() []*sqltext.Text {
 				}
 			case *ast.AssignStmt:
 				if db {
-					c.observeAssign(n)
+					c.observeAssign(n, at.Parent)
 					c.FlowSites = append(c.FlowSites, flowSite{Node: n, Site: at})
 				}
 			case *ast.ValueSpec:

@@ -77,8 +77,10 @@ var ExecMethods = map[Callee]bool{
 }
 
 // observeAssign tracks variables so that q := "..."; tx.Exec(q) is followed:
-// a variable assigned again is not trusted.
-func (c *Package) observeAssign(a *ast.AssignStmt) {
+// a variable assigned again is not trusted, unless the assignment sits in
+// the block that defined it (parent): from there on, whatever ran before,
+// it holds the new value (current), which the walk's later uses read.
+func (c *Package) observeAssign(a *ast.AssignStmt, parent ast.Node) {
 	if a.Tok == token.DEFINE && len(a.Lhs) == 3 && len(a.Rhs) == 1 {
 		// sql, args, err := builder.ToSql(): sql is the builder's text.
 		if call, ok := ast.Unparen(a.Rhs[0]).(*ast.CallExpr); ok {
@@ -121,6 +123,9 @@ func (c *Package) observeAssign(a *ast.AssignStmt) {
 		if a.Tok == token.DEFINE && len(a.Lhs) == len(a.Rhs) {
 			if obj := c.Pass.TypesInfo.Defs[id]; obj != nil {
 				c.Defs[obj] = a.Rhs[i]
+				if c.isStringExpr(a.Rhs[i]) {
+					c.defBlocks[obj] = parent
+				}
 				continue
 			}
 		}
@@ -145,6 +150,10 @@ func (c *Package) observeAssign(a *ast.AssignStmt) {
 			delete(c.results, obj)
 			delete(c.appends, obj)
 			delete(c.appendOrigins, obj)
+			delete(c.current, obj)
+			if a.Tok == token.ASSIGN && len(a.Lhs) == len(a.Rhs) && parent != nil && c.defBlocks[obj] == parent && c.isStringExpr(a.Rhs[i]) {
+				c.current[obj] = a.Rhs[i]
+			}
 		}
 	}
 }
@@ -243,7 +252,11 @@ func (c *Package) indirectText(arg ast.Expr) (sql *sqltext.Text) {
 		}
 	case *ast.Ident:
 		obj := c.Pass.TypesInfo.Uses[a]
-		if def, ok := c.Defs[obj]; ok {
+		def, ok := c.Defs[obj]
+		if !ok {
+			def, ok = c.current[obj]
+		}
+		if ok {
 			s := ""
 			if t := c.textOf(def); t != nil {
 				s = t.SQL
@@ -562,6 +575,11 @@ type Package struct {
 	// Defs maps local variables defined once to their initial value, to
 	// follow q := "..."; tx.Exec(q).
 	Defs map[types.Object]ast.Expr
+	// current maps a local string variable assigned again, in the block
+	// that defined it, to the value it holds at the walk's place;
+	// defBlocks are those blocks.
+	current   map[types.Object]ast.Expr
+	defBlocks map[types.Object]ast.Node
 	// results maps variables defined once as the first of several results
 	// of a call (q, err := adapter.NextOffsetQuery(...)) to that call,
 	// for data flow of strings.

@@ -91,3 +91,25 @@ func named(ctx context.Context, db *sql.DB, id string) (err error) {
 	_, err = tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = $1", id)
 	return err
 }
+
+// A query variable assigned again in its own block holds the new text
+// from there on; assigned in a branch, it holds either.
+func reassigned(ctx context.Context, db *sql.DB, id string) {
+	tx, _ := db.BeginTx(ctx, nil)
+	query := "SELECT count(*) FROM categories WHERE user_id = $1"
+	var n int
+	tx.QueryRowContext(ctx, query, id).Scan(&n)
+	query = "DELETE FROM categories WHERE user_id = $1"
+	tx.ExecContext(ctx, query, id)
+	tx.Commit() // want `DSQL011 unchecked-commit: the error of this Commit is dropped, and the transaction writes \(DELETE at uncheckedcommit.go:102\)`
+}
+
+func branch(ctx context.Context, db *sql.DB, id string, purge bool) {
+	tx, _ := db.BeginTx(ctx, nil)
+	query := "SELECT count(*) FROM categories WHERE user_id = $1"
+	if purge {
+		query = "DELETE FROM categories WHERE user_id = $1"
+	}
+	tx.ExecContext(ctx, query, id)
+	tx.Commit()
+}
