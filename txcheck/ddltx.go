@@ -73,24 +73,29 @@ func (c *checker) ddlTransactions(scripts map[*sqltext.Text]*sqlparse.Script) {
 	}
 	// A text a variable holds maps to its use; the literal's own text
 	// maps each statement to where it is written.
-	literals := map[token.Pos]*sqltext.Text{}
-	for _, p := range c.Parsed {
-		if p.Text.Node != nil {
-			literals[p.Text.Node.Pos()] = p.Text
-		}
-	}
+	var literals map[token.Pos]*sqltext.Text
 	for _, q := range c.Queries {
 		s := scripts[q.Text]
 		if s == nil || q.Scope == nil || c.InTest(q.Call.Pos()) {
 			continue
 		}
-		t := q.Text
-		if lit := literals[firstOrigin(t)]; lit != nil && lit.SQL == t.SQL {
-			t = lit
-		}
 		obj := d.txVar(c.RunsOn(q))
 		if obj == nil {
 			continue
+		}
+		t := q.Text
+		if at := firstOrigin(t); at.IsValid() {
+			if literals == nil {
+				literals = map[token.Pos]*sqltext.Text{}
+				for _, p := range c.Parsed {
+					if p.Text.Node != nil {
+						literals[p.Text.Node.Pos()] = p.Text
+					}
+				}
+			}
+			if lit := literals[at]; lit != nil && lit.SQL == t.SQL {
+				t = lit
+			}
 		}
 		run := txRun{call: q.Call}
 		for _, st := range s.Stmts {
