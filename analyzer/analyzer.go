@@ -213,15 +213,19 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 				return txflow.WriteVerdict{Pos: p.Text.Pos(stmt.Start, false), End: p.Text.Pos(stmt.End, true)}
 			}
 			t := p.Text
+			var quiet func(sqlparse.Span, string)
+			if c.Settings.Explain { // -why: why each write is left alone
+				quiet = func(stmt sqlparse.Span, why string) {
+					v := verdict(stmt)
+					v.Why = why
+					out = append(out, v)
+				}
+			}
 			check(p, module, txcheck.JoinViews(c.tx.TxView(t), func(off int) (rules.TxView, bool) { return traced(t.Pos(off, false)) }), rules.UnfencedWrite, func(d analysis.Diagnostic, stmt sqlparse.Span) {
 				v := verdict(stmt)
 				v.Diag = &d
 				out = append(out, v)
-			}, func(stmt sqlparse.Span, why string) {
-				v := verdict(stmt)
-				v.Why = why
-				out = append(out, v)
-			})
+			}, quiet)
 		}
 		return out
 	}

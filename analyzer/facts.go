@@ -46,6 +46,14 @@ func WithoutFixes(a *analysis.Analyzer) {
 	}
 }
 
+// Explaining tells a that the dsqllint command answers -why: the writes
+// the module stage leaves alone keep why.
+func Explaining(a *analysis.Analyzer) {
+	if s, ok := staged.Load(a); ok {
+		s.(stage).settings.Explain = true
+	}
+}
+
 // Helpers tells a, before the dsqllint command analyses the packages it
 // lints, which packages outside them it analysed first (Helper): calls of
 // their functions are followed as calls of the module's.

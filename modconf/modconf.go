@@ -78,6 +78,9 @@ type Settings struct {
 	// command without -fix or a format that prints them): a finding's
 	// fix is then not spelled out, only whether it has one.
 	NoFixes bool
+	// Explain says the dsqllint command answers -why: the module stage
+	// keeps why it left each write alone.
+	Explain bool
 	// Helpers are the packages outside the module the dsqllint command
 	// analysed first (Helpers), shared by every module's settings.
 	Helpers *atomic.Pointer[map[string]bool]
@@ -284,6 +287,7 @@ func (s *Settings) load(root string) (*Settings, error) {
 	ms.Root = root
 	ms.ModuleStage = s.ModuleStage
 	ms.NoFixes = s.NoFixes
+	ms.Explain = s.Explain
 	ms.Helpers = s.Helpers
 	fs := flag.NewFlagSet("dsqllint", flag.ContinueOnError)
 	ms.Register(fs)

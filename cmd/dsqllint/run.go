@@ -119,6 +119,7 @@ func run(a *analysis.Analyzer, args []string) int {
 			fmt.Fprintf(os.Stderr, "dsqllint: %v\n", err)
 			return exitFailure
 		}
+		analyzer.Explaining(a)
 		if res, _, code = checkPackages(a, fs.Args(), o.tests, false); res == nil {
 			return exitFailure
 		}
