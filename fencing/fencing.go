@@ -720,7 +720,7 @@ func (f *Fences) Of(k *Known, table string) Protocols {
 }
 
 func (f *Fences) protocols(k *Known, u *Usage) Protocols {
-	p := Protocols{CAS: map[string]Evidence{}, Owners: map[string]Evidence{}, State: map[string]Evidence{}, Advisory: u.advisory}
+	p := Protocols{Advisory: u.advisory} // its maps made when first written (put): most tables have no fence
 	// A SKIP LOCKED lock is a claim when the rows it picks are moved to
 	// another state (state = 'available' set to 'running'), in the same
 	// statement or another: a lock taken only as a mutex claims nothing,
@@ -741,7 +741,7 @@ func (f *Fences) protocols(k *Known, u *Usage) Protocols {
 			// pick rows by more than it does (project_id, where they pick
 			// by id and project_id): a group, not a row.
 			if u.pinsRow(g.pins, c) && !u.group(g.pins, c) {
-				p.CAS[c] = g.Evidence
+				put(&p.CAS, c, g.Evidence)
 				break
 			}
 		}
@@ -751,7 +751,7 @@ func (f *Fences) protocols(k *Known, u *Usage) Protocols {
 		// write compares beside the key is no owner, nor a tenant's id,
 		// a flag or a soft-delete mark.
 		if claims := u.claims[c]; state(c) && !u.flags[c] && len(claims) > 0 && u.holds[c] && !timeColumn(u.schema, c) {
-			p.Owners[c] = claims[0]
+			put(&p.Owners, c, claims[0])
 		}
 	}
 	for _, c := range SortedKeys(u.expiry) {
@@ -800,11 +800,11 @@ func (f *Fences) protocols(k *Known, u *Usage) Protocols {
 			// timestamp every write of the row refreshes (updated_at)
 			// unless reads look rows up by its value.
 			if state(c) && !u.flags[c] && (u.states[c] || u.expiry[c] || f.Filtered[c]) && !(u.bookkeeping(c) && !f.stated[c]) {
-				p.State[c] = e
+				put(&p.State, c, e)
 			}
 		}
 		for c, e := range p.Owners {
-			p.State[c] = e
+			put(&p.State, c, e)
 		}
 	}
 	if p.Any() {
@@ -826,21 +826,19 @@ func (f *Fences) declared(k *Known, table string, p Protocols) Protocols {
 			continue
 		}
 		ev := Evidence{d.Where, "declares it coordinated (" + d.Why + ")"}
-		if p.CAS == nil {
-			p.CAS, p.Owners, p.State = map[string]Evidence{}, map[string]Evidence{}, map[string]Evidence{}
-		}
 		for _, c := range d.Version {
-			p.CAS[c] = ev
+			put(&p.CAS, c, ev)
 		}
 		for _, c := range d.Owner {
-			p.Owners[c], p.State[c] = ev, ev
+			put(&p.Owners, c, ev)
+			put(&p.State, c, ev)
 		}
 		for _, c := range d.State {
-			p.State[c] = ev
+			put(&p.State, c, ev)
 		}
 		if len(d.State) > 0 && len(d.Owner) == 0 {
 			for _, c := range d.State {
-				p.CAS[c] = ev
+				put(&p.CAS, c, ev)
 			}
 		}
 	}
