@@ -16,7 +16,6 @@ import (
 	"github.com/dsqllint/dsqllint/modconf"
 	"github.com/dsqllint/dsqllint/sqlparse"
 	"github.com/dsqllint/dsqllint/sqltext"
-	"github.com/dsqllint/dsqllint/txflow"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -450,14 +449,18 @@ func (c *Package) Once(t *sqltext.Text) bool {
 	if t.Node != nil && (c.migrations || c.InTest(t.Node.Pos())) || t.Scope != nil && c.onceScopes[t.Scope] {
 		return true
 	}
+	if c.testSupport {
+		return true // a package that exists to test others (riverdrivertest) races no one
+	}
+	if t.Node != nil && len(c.Settings.MigrationDirs) == 0 {
+		return false // (most texts: the file's name decides nothing more)
+	}
 	file := ""
 	if f := c.Pass.Fset.File(t.Pos(0, false)); f != nil {
 		file = f.Name()
 	}
-	if t.Node == nil && c.Settings.SQLiteQueries(file) || txflow.TestSupport(c.Pass.Pkg.Path()) {
-		// A SQLite driver's queries never run on DSQL; a package that
-		// exists to test others (riverdrivertest) races no one.
-		return true
+	if t.Node == nil && c.Settings.SQLiteQueries(file) {
+		return true // a SQLite driver's queries never run on DSQL
 	}
 	inMigrations := c.Settings.MigrationDirs[filepath.Dir(file)]
 	return inMigrations && (t.Node == nil || strings.Contains(path.Base(c.Pass.Pkg.Path()), "migrat"))
@@ -575,6 +578,8 @@ type Package struct {
 	// Defs maps local variables defined once to their initial value, to
 	// follow q := "..."; tx.Exec(q).
 	Defs map[types.Object]ast.Expr
+	// testSupport marks a package that exists to test others.
+	testSupport bool
 	// current maps a local string variable assigned again, in the block
 	// that defined it, to the value it holds at the walk's place;
 	// defBlocks are those blocks.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dsqllint/dsqllint/modconf"
 	"github.com/dsqllint/dsqllint/sqltext"
+	"github.com/dsqllint/dsqllint/txflow"
 )
 
 // New returns the pass that finds a package's SQL under the settings s:
@@ -47,7 +48,7 @@ func run(s *modconf.Settings, pass *analysis.Pass) (p *Package) {
 	if err != nil {
 		return nil
 	}
-	p = &Package{Pass: pass, Settings: ms, Funcs: map[*types.Func]*ast.FuncDecl{}}
+	p = &Package{Pass: pass, Settings: ms, Funcs: map[*types.Func]*ast.FuncDecl{}, testSupport: txflow.TestSupport(pass.Pkg.Path())}
 	// A bug of ours must not crash go vet for the whole repository: it
 	// becomes this package's error, reported after its findings.
 	defer func() {
