@@ -238,6 +238,13 @@ func TestOtherDialectPaths(t *testing.T) {
 		{"pop's copies", []string{"sql/1_ids.postgres.up.sql", "sql/1_ids.cockroach.up.sql", "sql/1_ids.mysql.up.sql", "sql/1_ids.sqlite3.up.sql",
 			"sql/2_idx.autocommit.up.sql", "sql/2_idx.mysql.up.sql", "sql/3_new.up.sql"},
 			[]string{"sql/1_ids.cockroach.up.sql", "sql/1_ids.mysql.up.sql", "sql/1_ids.sqlite3.up.sql", "sql/2_idx.mysql.up.sql"}},
+		// pop runs a version's copy for the database, else the one for
+		// all: the copy for all beside PostgreSQL's own runs elsewhere,
+		// and a title's words (initial_sqlite) name no database.
+		{"pop's choice", []string{"sql/4_flow.autocommit.up.sql", "sql/4_flow.postgres.up.sql", "sql/4_flow.mysql.up.sql", "sql/4_flow.down.sql",
+			"sql/4_flow.sqlite.down.sql", "sql/5_idx.up.sql", "sql/5_idx.postgres.autocommit.up.sql", "sql/5_idx.down.sql",
+			"sql/6_initial_sqlite.up.sql", "sql/6_initial_sqlite.sqlite.up.sql", "sql/7_only.mysql.up.sql"},
+			[]string{"sql/4_flow.autocommit.up.sql", "sql/4_flow.mysql.up.sql", "sql/4_flow.sqlite.down.sql", "sql/5_idx.up.sql", "sql/6_initial_sqlite.sqlite.up.sql"}},
 	}
 	for _, c := range cases {
 		root := t.TempDir()

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -378,16 +379,16 @@ func (m moduleFiles) postgresUnder(parent string) bool {
 // schema.sql or schema.postgres.sql; store_mysql.go beside
 // store_postgres.go), and the database each is for.
 func OtherCopies(files []string) map[string]string {
+	out, pop := popCopies(files)
 	shared := map[string]bool{} // directory and CopyName of the files for PostgreSQL or none
 	for _, f := range files {
-		if base := filepath.Base(f); !otherDialect(base) {
+		if base := filepath.Base(f); !pop[f] && !otherDialect(base) {
 			shared[filepath.Join(filepath.Dir(f), CopyName(base))] = true
 		}
 	}
-	var out map[string]string
 	for _, f := range files {
 		base := filepath.Base(f)
-		if db := otherDatabase(base); db != "" && shared[filepath.Join(filepath.Dir(f), CopyName(base))] {
+		if db := otherDatabase(base); !pop[f] && db != "" && shared[filepath.Join(filepath.Dir(f), CopyName(base))] {
 			if out == nil {
 				out = map[string]string{}
 			}
@@ -395,6 +396,55 @@ func OtherCopies(files []string) map[string]string {
 		}
 	}
 	return out
+}
+
+// popName is pop's name of a migration: version, title, the database it
+// is for (none: every database), whether it runs without a transaction,
+// and the direction. The title's own words (initial_sqlite) name no
+// database.
+var popName = regexp.MustCompile(`^([0-9]+)_[^.]+\.(?:(postgres|cockroach|mysql|sqlite3|sqlite|mariadb)\.)?(?:autocommit\.)?(up|down)\.sql$`)
+
+// popCopies returns the pop migrations PostgreSQL does not run, and which
+// files are pop's. pop runs, of a version's migrations in one direction,
+// the one for the database, else the one for every database: a copy for
+// another database, beside one PostgreSQL runs, is that database's; the
+// copy for every database, beside PostgreSQL's own, runs on the others.
+func popCopies(files []string) (copies map[string]string, pop map[string]bool) {
+	type key struct{ dir, version, direction string }
+	type migration struct {
+		file, db string
+	}
+	groups := map[key][]migration{}
+	for _, f := range files {
+		m := popName.FindStringSubmatch(filepath.Base(f))
+		if m == nil {
+			continue
+		}
+		if pop == nil {
+			pop = map[string]bool{}
+		}
+		pop[f] = true
+		k := key{filepath.Dir(f), m[1], m[3]}
+		groups[k] = append(groups[k], migration{f, m[2]})
+	}
+	for _, g := range groups {
+		own := slices.ContainsFunc(g, func(m migration) bool { return m.db == "postgres" })
+		any := slices.ContainsFunc(g, func(m migration) bool { return m.db == "" })
+		for _, m := range g {
+			db := DatabaseNamed(m.db)
+			switch {
+			case m.db == "" && own:
+				db = "every other database" // PostgreSQL runs its own copy
+			case m.db == "postgres", m.db == "", !own && !any:
+				continue // what PostgreSQL runs, or no copy it runs beside
+			}
+			if copies == nil {
+				copies = map[string]string{}
+			}
+			copies[m.file] = db
+		}
+	}
+	return copies, pop
 }
 
 // CopyName is what a file's name shares with its copies for other
