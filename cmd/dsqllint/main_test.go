@@ -234,6 +234,19 @@ func lastTwo(posn string) string {
 	return strings.Join(parts[len(parts)-2:], ":")
 }
 
+// TestBuildTags: a store built only with a tag (//go:build postgres) is
+// checked with -tags, and left out, as go build leaves it, without.
+func TestBuildTags(t *testing.T) {
+	dir := module(t, "package m\n")
+	os.WriteFile(filepath.Join(dir, "pg.go"), []byte("//go:build postgres\n\n"+shareLockSrc), 0o644)
+	if out, code := run(t, dir, bin, "./..."); code != 0 || strings.Contains(out, "DSQL001") {
+		t.Errorf("without -tags: exit %d\n%s", code, out)
+	}
+	if out, code := run(t, dir, bin, "-tags", "postgres", "./..."); code != 3 || !strings.Contains(out, "pg.go:5:60: DSQL001") {
+		t.Errorf("-tags postgres: exit %d\n%s", code, out)
+	}
+}
+
 func TestSQLFiles(t *testing.T) {
 	out, code := run(t, "../..", bin, "examples/shardstore/queries")
 	if code != 3 || !strings.Contains(out, "examples/shardstore/queries/leases.sql:15:1: DSQL003") {

@@ -31,7 +31,7 @@ func TestJSONMatchesXTools(t *testing.T) {
 	if err := a.Flags.Set("disable", "DSQL005"); err != nil {
 		t.Fatal(err)
 	}
-	res, graph, code := checkPackages(a, []string{"./..."}, true, false)
+	res, graph, code := checkPackages(a, []string{"./..."}, true, "", false)
 	if res == nil || code != exitClean {
 		t.Fatalf("checkPackages: exit %d", code)
 	}

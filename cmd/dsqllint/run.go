@@ -44,6 +44,7 @@ type options struct {
 	failOn                 failLevel
 	baseline, writeBase    string
 	cpuProfile, memProfile string
+	tags                   string
 }
 
 func run(a *analysis.Analyzer, args []string) int {
@@ -63,6 +64,7 @@ func run(a *analysis.Analyzer, args []string) int {
 	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, print the changes as a unified diff instead of applying them")
 	fs.BoolVar(&o.tests, "test", true, "also check test files")
+	fs.StringVar(&o.tags, "tags", "", "comma-separated build `tags` to load the packages with, as go build -tags (a store built only with -tags postgres)")
 	fs.BoolVar(&o.timing, "timing", false, "print on stderr the time spent loading packages and analysing them, and the slowest packages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to `FILE`")
@@ -120,7 +122,7 @@ func run(a *analysis.Analyzer, args []string) int {
 			return exitFailure
 		}
 		analyzer.Explaining(a)
-		if res, _, code = checkPackages(a, fs.Args(), o.tests, false); res == nil {
+		if res, _, code = checkPackages(a, fs.Args(), o.tests, o.tags, false); res == nil {
 			return exitFailure
 		}
 		if explainLocks(os.Stdout, res, at)+explainWrites(os.Stdout, res, at) == 0 {
@@ -134,7 +136,7 @@ func run(a *analysis.Analyzer, args []string) int {
 	// wants DSQL005's retry), are applied in another round.
 	for round := 1; ; round++ {
 		if round > 1 && !sqlMode(fs.Args()) {
-			if err := loadable(fs.Args()); err != nil {
+			if err := loadable(fs.Args(), o.tags); err != nil {
 				// A fix imported dsqllint's runtime, and go.mod wants
 				// go mod tidy first: what round 1 did stands.
 				fmt.Fprintf(os.Stderr, "dsqllint: the fixed packages do not load (%v): run go mod tidy, then dsqllint -fix again\n", err)
@@ -144,7 +146,7 @@ func run(a *analysis.Analyzer, args []string) int {
 		if sqlMode(fs.Args()) {
 			res, code = checkSQL(a, fs.Args())
 		} else {
-			res, _, code = checkPackages(a, fs.Args(), o.tests, o.timing)
+			res, _, code = checkPackages(a, fs.Args(), o.tests, o.tags, o.timing)
 		}
 		if res == nil {
 			return exitFailure
@@ -159,12 +161,20 @@ func run(a *analysis.Analyzer, args []string) int {
 	}
 }
 
+// buildFlags are the go command's flags for -tags.
+func buildFlags(tags string) []string {
+	if tags == "" {
+		return nil
+	}
+	return []string{"-tags=" + tags}
+}
+
 // maxFixRounds bounds how many times -fix analyses and fixes again.
 const maxFixRounds = 3
 
 // loadable reports why the packages do not load, or nil.
-func loadable(patterns []string) error {
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName}, workspacePatterns(patterns)...)
+func loadable(patterns []string, tags string) error {
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName, BuildFlags: buildFlags(tags)}, workspacePatterns(patterns)...)
 	switch {
 	case err != nil:
 		return err
@@ -243,11 +253,11 @@ func report(res *result, outs []output, o options, code int) int {
 
 // checkPackages loads and analyses Go packages. The graph is returned for
 // tests that compare output with x/tools' own printers.
-func checkPackages(a *analysis.Analyzer, patterns []string, tests, timing bool) (*result, *checker.Graph, int) {
+func checkPackages(a *analysis.Analyzer, patterns []string, tests bool, tags string, timing bool) (*result, *checker.Graph, int) {
 	// NeedExportFile costs no more (go list -export runs for the types of
 	// dependencies): analyseHelpers reads a helper's imports from it.
 	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule | packages.NeedExportFile, Tests: tests, Fset: token.NewFileSet(),
-		ParseFile: parseFile}
+		ParseFile: parseFile, BuildFlags: buildFlags(tags)}
 	start := time.Now()
 	pkgs, err := packages.Load(cfg, workspacePatterns(patterns)...)
 	loaded := time.Since(start)
