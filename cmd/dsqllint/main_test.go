@@ -245,6 +245,10 @@ func TestBuildTags(t *testing.T) {
 	if out, code := run(t, dir, bin, "-tags", "postgres", "./..."); code != 3 || !strings.Contains(out, "pg.go:5:60: DSQL001") {
 		t.Errorf("-tags postgres: exit %d\n%s", code, out)
 	}
+	// -why on the file left out says so.
+	if out, code := run(t, dir, bin, "-why", "pg.go:5", "./..."); code != 1 || !strings.Contains(out, "pg.go is in none of the packages ./... as loaded (a build constraint may leave it out: -tags)") {
+		t.Errorf("-why on a file left out: exit %d\n%s", code, out)
+	}
 }
 
 func TestSQLFiles(t *testing.T) {

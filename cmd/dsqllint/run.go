@@ -126,6 +126,10 @@ func run(a *analysis.Analyzer, args []string) int {
 			return exitFailure
 		}
 		if explainLocks(os.Stdout, res, at)+explainWrites(os.Stdout, res, at) == 0 {
+			if !at.loaded(res.fset) {
+				fmt.Fprintf(os.Stderr, "dsqllint: %s is in none of the packages %s as loaded (a build constraint may leave it out: -tags)\n", at.file, strings.Join(fs.Args(), " "))
+				return exitFailure
+			}
 			fmt.Fprintf(os.Stderr, "dsqllint: no FOR UPDATE, read-modify-write or write of a row on %s among the packages %s\n", *why, strings.Join(fs.Args(), " "))
 			return exitFailure
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -34,6 +35,18 @@ func (at whyAt) matches(name string, line int) bool {
 		return false
 	}
 	return name == at.abs || strings.HasSuffix(filepath.ToSlash(name), "/"+filepath.ToSlash(at.file))
+}
+
+// loaded reports whether the file asked about is one the run loaded.
+func (at whyAt) loaded(fset *token.FileSet) bool {
+	found := false
+	if fset != nil {
+		fset.Iterate(func(f *token.File) bool {
+			found = at.matches(f.Name(), at.line)
+			return !found
+		})
+	}
+	return found
 }
 
 // explainLocks prints DSQL005's decision for every lock on the line asked
