@@ -199,11 +199,11 @@ var DbPackages = func() map[string]bool {
 	return m
 }()
 
-// reachesDB reports whether pkg is, or imports directly or indirectly, one
+// ReachesDB reports whether pkg is, or imports directly or indirectly, one
 // of dbPackages. A package that does not can hold no value of their types
 // and call none of their functions, so the Go-flow rules have nothing to
 // follow there; its SQL texts are still checked.
-func reachesDB(pkg *types.Package) bool {
+func ReachesDB(pkg *types.Package) bool {
 	if pkg == nil {
 		return true // be thorough when in doubt
 	}

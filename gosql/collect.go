@@ -49,7 +49,7 @@ func (c *Package) Collect() []*sqltext.Text {
 	c.builderSteps = map[types.Object][]ast.Expr{}
 	c.nonSQL = map[types.Object]bool{}
 	c.sprintfs = map[*ast.BasicLit]*ast.CallExpr{}
-	db := reachesDB(c.Pass.Pkg)
+	db := ReachesDB(c.Pass.Pkg)
 	c.DB = db
 	var texts []*sqltext.Text
 	for _, f := range c.Pass.Files {

@@ -565,7 +565,7 @@ type Package struct {
 
 	Pass     *analysis.Pass
 	Settings *modconf.Settings
-	// DB says the package reaches a database package (reachesDB).
+	// DB says the package reaches a database package (ReachesDB).
 	DB bool
 	// Funcs maps the package's functions to their declarations, to follow
 	// a transaction into the helpers a function calls.
