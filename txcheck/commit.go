@@ -13,7 +13,7 @@ import (
 // a statement, `_ = tx.Commit()`. PostgreSQL rarely fails a COMMIT;
 // Aurora DSQL reports every write conflict there. A transaction that only
 // reads loses nothing.
-func (d *ddlTx) uncheckedCommits(begun map[types.Object]int) {
+func (d *txStatements) uncheckedCommits(begun map[types.Object]int) {
 	for _, b := range d.begins {
 		if b.tx == nil || b.scope == nil || begun[b.tx] != 1 || d.InTest(b.call.Pos()) {
 			continue
@@ -47,14 +47,8 @@ func (d *ddlTx) uncheckedCommits(begun map[types.Object]int) {
 
 // droppedCommit returns the first call of b's transaction's Commit whose
 // error is dropped, in b's function and the closures in it, and how.
-func (d *ddlTx) droppedCommit(b *beginCall) (*ast.CallExpr, string) {
-	var body *ast.BlockStmt
-	switch s := b.scope.(type) {
-	case *ast.FuncDecl:
-		body = s.Body
-	case *ast.FuncLit:
-		body = s.Body
-	}
+func (d *txStatements) droppedCommit(b *beginCall) (*ast.CallExpr, string) {
+	_, body := funcParts(b.scope)
 	if body == nil {
 		return nil, ""
 	}

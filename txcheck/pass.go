@@ -193,7 +193,7 @@ func runTx(sites *analysis.Analyzer, pass *analysis.Pass) (res *Result) {
 	p.FlowSites = nil // read once: the drivers keep every package's Result to the end
 	c.noteLockFragments(p.Parsed)
 	c.flow(p.Scripts)
-	c.ddlTransactions(p.Scripts)
+	c.transactionStatements(p.Scripts)
 	c.lockingMigrator()
 	priors := c.txPriors(p.Parsed)
 	c.summary = c.summarize(p.Scripts, p.Parsed)

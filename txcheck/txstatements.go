@@ -46,7 +46,9 @@ type txRun struct {
 // handedDepth bounds how deep calls handing a transaction on are followed.
 const handedDepth = 3
 
-type ddlTx struct {
+// txStatements are the DDL and DML statements the package's functions run
+// on transaction variables: what DSQL104 across calls and DSQL011 read.
+type txStatements struct {
 	*checker
 	// direct are the statements each function runs itself on each
 	// transaction variable, by call.
@@ -64,8 +66,11 @@ var txPackages = map[string]bool{
 	"github.com/jackc/pgx/v5/pgxpool": true, "github.com/jackc/pgx/v4/pgxpool": true, "github.com/uptrace/bun": true,
 }
 
-func (c *checker) ddlTransactions(scripts map[*sqltext.Text]*sqlparse.Script) {
-	d := &ddlTx{checker: c, direct: map[ast.Node]map[types.Object][]txRun{}, txTypes: map[types.Type]bool{}}
+// transactionStatements gathers what each transaction variable runs, then
+// reports DDL mixed across its calls (DSQL104) and its dropped Commit
+// (DSQL011).
+func (c *checker) transactionStatements(scripts map[*sqltext.Text]*sqlparse.Script) {
+	d := &txStatements{checker: c, direct: map[ast.Node]map[types.Object][]txRun{}, txTypes: map[types.Type]bool{}}
 	for _, b := range c.begins {
 		if b.tx != nil {
 			d.txTypes[b.tx.Type()] = true
@@ -171,7 +176,7 @@ func sortedObjs(m map[types.Object]bool) []types.Object {
 // txVar returns the variable of a transaction type that h names: a local
 // variable or a parameter, not a field (whose value may change between
 // calls).
-func (d *ddlTx) txVar(h ast.Expr) types.Object {
+func (d *txStatements) txVar(h ast.Expr) types.Object {
 	id, ok := ast.Unparen(h).(*ast.Ident)
 	if !ok {
 		return nil
@@ -195,7 +200,7 @@ func (d *ddlTx) txVar(h ast.Expr) types.Object {
 
 // runs returns what scope runs on obj, by call in source order: its own
 // statements and those of the functions it hands obj to.
-func (d *ddlTx) runs(scope ast.Node, obj types.Object, depth int) []txRun {
+func (d *txStatements) runs(scope ast.Node, obj types.Object, depth int) []txRun {
 	out := slices.Clone(d.direct[scope][obj])
 	if depth > 0 {
 		out = append(out, d.handed(scope, obj, depth)...)
@@ -207,14 +212,8 @@ func (d *ddlTx) runs(scope ast.Node, obj types.Object, depth int) []txRun {
 // handed returns, per call of scope that hands obj on, the statements the
 // callee runs on it. A call of an element of a package table of function
 // literals (migrations[v](tx)) may run any of them.
-func (d *ddlTx) handed(scope ast.Node, obj types.Object, depth int) []txRun {
-	var body *ast.BlockStmt
-	switch s := scope.(type) {
-	case *ast.FuncDecl:
-		body = s.Body
-	case *ast.FuncLit:
-		body = s.Body
-	}
+func (d *txStatements) handed(scope ast.Node, obj types.Object, depth int) []txRun {
+	_, body := funcParts(scope)
 	if body == nil {
 		return nil
 	}
@@ -257,7 +256,7 @@ func (d *ddlTx) handed(scope ast.Node, obj types.Object, depth int) []txRun {
 
 // callees returns the bodies a call may run: a package function's, or
 // each function literal of the package table whose element it calls.
-func (d *ddlTx) callees(call *ast.CallExpr) []ast.Node {
+func (d *txStatements) callees(call *ast.CallExpr) []ast.Node {
 	info := d.Pass.TypesInfo
 	if fn, ok := typeutil.Callee(info, call).(*types.Func); ok {
 		if fd := d.Funcs[fn]; fd != nil {
@@ -289,16 +288,22 @@ func (d *ddlTx) callees(call *ast.CallExpr) []ast.Node {
 	return out
 }
 
+// funcParts returns the type and body of a function declaration or
+// literal (a scope), nil for another node.
+func funcParts(fn ast.Node) (*ast.FuncType, *ast.BlockStmt) {
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		return f.Type, f.Body
+	case *ast.FuncLit:
+		return f.Type, f.Body
+	}
+	return nil, nil
+}
+
 // nthParam returns the i-th parameter of a function declaration or
 // literal (the last one for a variadic tail).
 func nthParam(info *types.Info, fn ast.Node, i int) types.Object {
-	var ft *ast.FuncType
-	switch f := fn.(type) {
-	case *ast.FuncDecl:
-		ft = f.Type
-	case *ast.FuncLit:
-		ft = f.Type
-	}
+	ft, _ := funcParts(fn)
 	if ft == nil || ft.Params == nil {
 		return nil
 	}
@@ -316,7 +321,7 @@ func nthParam(info *types.Info, fn ast.Node, i int) types.Object {
 
 // judge reports the first statement of scope's runs on obj that Aurora
 // DSQL refuses after an earlier call's: the transaction fails there.
-func (d *ddlTx) judge(scope ast.Node, obj types.Object) {
+func (d *txStatements) judge(scope ast.Node, obj types.Object) {
 	runs := d.runs(scope, obj, handedDepth)
 	var ddl, dml *txStmt // the first of each that an earlier call ran
 	for _, r := range runs {
@@ -352,7 +357,7 @@ func (d *ddlTx) judge(scope ast.Node, obj types.Object) {
 // exclusive reports calls of scope that no run makes both: in the two
 // branches of an if, in two cases of a switch or select, or the first in
 // an if's body that returns before the second.
-func (d *ddlTx) exclusive(a, b *ast.CallExpr) bool {
+func (d *txStatements) exclusive(a, b *ast.CallExpr) bool {
 	f := d.FileOf(a.Pos())
 	if f == nil {
 		return false
@@ -408,7 +413,7 @@ func returns(b *ast.BlockStmt) bool {
 
 // reportMix reports st, or the call that runs it, as refused after prior
 // on the transaction obj.
-func (d *ddlTx) reportMix(obj types.Object, prior, st *txStmt) {
+func (d *txStatements) reportMix(obj types.Object, prior, st *txStmt) {
 	what := func(s *txStmt) string {
 		tag := s.st.Facts.Tag
 		if tag == "" {
