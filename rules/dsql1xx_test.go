@@ -454,6 +454,7 @@ func TestRowLimit(t *testing.T) {
 		{"INSERT INTO reaction (memo_id, creator_id) SELECT memo.id, $2 FROM memo WHERE memo.id = $1", ""},
 		{"INSERT INTO reaction (memo_id, creator_id) SELECT m.id, $2 FROM memo m WHERE m.creator_id = $1", "DSQL109"},
 		{"INSERT INTO reaction (memo_id) SELECT memo.id FROM memo WHERE memo.id = $1 OR memo.pinned", "DSQL109"},
+		{"INSERT INTO filters (sub_id, event) SELECT s.id, unnest(s.event_types) FROM subscriptions s WHERE s.id = $1", "DSQL109"},
 	})
 	// With the schema: its keys, not the name id.
 	cat := catalog.New()

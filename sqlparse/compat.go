@@ -99,8 +99,9 @@ type InsertSelect struct {
 	// row: an aggregate without GROUP BY (SELECT sum(n) FROM t).
 	Limit bool
 	// From is the one table a plain SELECT reads (no join, no set
-	// operation, no GROUP BY), and Conds its WHERE: a key they pin
-	// yields one row.
+	// operation, no GROUP BY, no set-returning function in its list:
+	// SELECT unnest(...) makes rows of one), and Conds its WHERE: a key
+	// they pin yields one row.
 	From  Table
 	Conds []Cond
 }
@@ -419,11 +420,34 @@ func (b *builder) insertSelect(ins *pg.InsertStmt) *InsertSelect {
 	}
 	is := &InsertSelect{ReadsTable: readsTable(sel, 0), Limit: sel.LimitCount != nil || oneRow(sel)}
 	if len(sel.FromClause) == 1 && sel.FromClause[0].GetRangeVar() != nil && sel.Op == pg.SetOperation_SETOP_NONE &&
-		len(sel.GroupClause) == 0 && sel.WhereClause != nil {
+		len(sel.GroupClause) == 0 && sel.WhereClause != nil && !setReturning(sel.TargetList) {
 		is.From = b.table(sel.FromClause[0].GetRangeVar())
 		is.Conds = conds(sel.WhereClause, is.From, false)
 	}
 	return is
+}
+
+// setReturning reports a target list that calls a function returning
+// rows (unnest, generate_series, jsonb_array_elements, ...): one input
+// row makes many.
+func setReturning(targets []*pg.Node) bool {
+	found := false
+	for _, t := range targets {
+		walkMessages(t.ProtoReflect(), func(m protoreflect.Message) {
+			if fc, ok := m.Interface().(*pg.FuncCall); ok && setReturningFuncs[strings.ToLower(opName(fc.Funcname))] {
+				found = true
+			}
+		})
+	}
+	return found
+}
+
+var setReturningFuncs = map[string]bool{
+	"unnest": true, "generate_series": true, "generate_subscripts": true, "regexp_split_to_table": true, "string_to_table": true,
+	"regexp_matches": true, "json_array_elements": true, "jsonb_array_elements": true, "json_array_elements_text": true,
+	"jsonb_array_elements_text": true, "json_each": true, "jsonb_each": true, "json_each_text": true, "jsonb_each_text": true,
+	"json_object_keys": true, "jsonb_object_keys": true, "json_populate_recordset": true, "jsonb_populate_recordset": true,
+	"json_to_recordset": true, "jsonb_to_recordset": true, "jsonb_path_query": true,
 }
 
 var aggregates = map[string]bool{
