@@ -383,8 +383,15 @@ func tagOf(name string, node *pg.Node) string {
 			return "ALTER INDEX"
 		}
 	case "RenameStmt":
-		if node.GetRenameStmt().RenameType == pg.ObjectType_OBJECT_INDEX {
-			return "ALTER INDEX"
+		// PostgreSQL's tag names the object renamed, or the relation
+		// whose column or constraint is (ALTER TABLE t RENAME TO u).
+		r := node.GetRenameStmt()
+		t := r.RenameType
+		if t == pg.ObjectType_OBJECT_COLUMN || t == pg.ObjectType_OBJECT_TABCONSTRAINT || t == pg.ObjectType_OBJECT_ATTRIBUTE {
+			t = r.RelationType
+		}
+		if tag, ok := renameTags[t]; ok {
+			return tag
 		}
 	case "TransactionStmt":
 		switch node.GetTransactionStmt().Kind {
@@ -401,6 +408,13 @@ func tagOf(name string, node *pg.Node) string {
 		return t
 	}
 	return strings.ToUpper(strings.TrimSuffix(name, "Stmt"))
+}
+
+var renameTags = map[pg.ObjectType]string{
+	pg.ObjectType_OBJECT_TABLE: "ALTER TABLE", pg.ObjectType_OBJECT_INDEX: "ALTER INDEX", pg.ObjectType_OBJECT_VIEW: "ALTER VIEW",
+	pg.ObjectType_OBJECT_MATVIEW: "ALTER MATERIALIZED VIEW", pg.ObjectType_OBJECT_SEQUENCE: "ALTER SEQUENCE",
+	pg.ObjectType_OBJECT_TYPE: "ALTER TYPE", pg.ObjectType_OBJECT_DOMAIN: "ALTER DOMAIN", pg.ObjectType_OBJECT_SCHEMA: "ALTER SCHEMA",
+	pg.ObjectType_OBJECT_FUNCTION: "ALTER FUNCTION", pg.ObjectType_OBJECT_TRIGGER: "ALTER TRIGGER",
 }
 
 // language reads the LANGUAGE option of a function or DO block.
