@@ -299,6 +299,36 @@ func opaqueText(s string, e ast.Node) *sqltext.Text {
 	return b.Text()
 }
 
+// RunByQuery reports a text a query call of the package runs whole: a
+// query argument itself, or the literal or constant a query's text was
+// made from (a Sprintf format, a variable's value).
+func (c *Package) RunByQuery(t *sqltext.Text) bool {
+	if t.Known {
+		return true
+	}
+	if t.Node == nil {
+		return false
+	}
+	if c.queryOrigins == nil {
+		c.queryOrigins = map[token.Pos]bool{}
+		for _, q := range c.Queries {
+			if q.Text == nil {
+				continue
+			}
+			if q.Text.Node != nil {
+				c.queryOrigins[q.Text.Node.Pos()] = true
+			}
+			for _, o := range q.Text.Origins {
+				c.queryOrigins[o[0]] = true
+			}
+			if ct := c.ConstTexts[q.Text.Const]; ct != nil && ct.Node != nil {
+				c.queryOrigins[ct.Node.Pos()] = true
+			}
+		}
+	}
+	return c.queryOrigins[t.Node.Pos()]
+}
+
 // Source returns the content of the Go file holding pos.
 func (c *Package) Source(pos token.Pos) []byte {
 	f := c.Pass.Fset.File(pos)
@@ -578,6 +608,9 @@ type Package struct {
 	// Defs maps local variables defined once to their initial value, to
 	// follow q := "..."; tx.Exec(q).
 	Defs map[types.Object]ast.Expr
+	// queryOrigins are where the texts query calls run start (RunByQuery),
+	// made on first use.
+	queryOrigins map[token.Pos]bool
 	// testSupport marks a package that exists to test others.
 	testSupport bool
 	// current maps a local string variable assigned again, in the block

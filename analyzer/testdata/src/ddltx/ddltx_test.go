@@ -2,6 +2,7 @@ package ddltx
 
 import (
 	"database/sql"
+	"fmt"
 	"testing"
 )
 
@@ -20,4 +21,10 @@ func TestSeed(t *testing.T) {
 	var db *sql.DB
 	db.Exec("CREATE TABLE u (id int); INSERT INTO u VALUES (1)") // want `DSQL104 ddl-transaction: INSERT runs in the same Exec string`
 	_ = steps
+}
+
+func TestSwap(t *testing.T) {
+	var db *sql.DB
+	db.Exec(fmt.Sprintf(`ALTER TABLE %[1]s RENAME TO %[1]s_old;
+		ALTER TABLE %[1]s_new RENAME TO %[1]s;`, "t")) // want `DSQL104 ddl-transaction: ALTER TABLE runs in the same Exec string`
 }
