@@ -3,6 +3,7 @@ package txcheck
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
@@ -18,39 +19,49 @@ func (d *txStatements) uncheckedCommits(begun map[types.Object]int) {
 		if b.tx == nil || b.scope == nil || begun[b.tx] != 1 || d.InTest(b.call.Pos()) {
 			continue
 		}
-		var write *txStmt
-		for _, r := range d.runs(b.scope, b.tx, handedDepth) {
-			for i := range r.stmts {
-				if r.stmts[i].st.Facts.Class == sqlparse.ClassDML {
-					write = &r.stmts[i]
-					break
+		runs := d.runs(b.scope, b.tx, handedDepth)
+		for _, dc := range d.droppedCommits(b) {
+			if write := d.endedWrite(runs, dc); write != nil {
+				where := write.st.Facts.Tag + " at " + d.Where(write.pos)
+				if write.via != "" {
+					where = write.st.Facts.Tag + " that " + write.via + " runs on it, at " + d.Where(write.pos)
 				}
+				d.reportGo(rules.UncheckedCommit.ID, dc.call.Pos(), dc.call.End(), rules.UncheckedCommitMessage(dc.how, where), nil)
+				break // one finding per transaction
 			}
-			if write != nil {
-				break
-			}
 		}
-		if write == nil {
-			continue
-		}
-		call, how := d.droppedCommit(b)
-		if call == nil {
-			continue
-		}
-		where := write.st.Facts.Tag + " at " + d.Where(write.pos)
-		if write.via != "" {
-			where = write.st.Facts.Tag + " that " + write.via + " runs on it, at " + d.Where(write.pos)
-		}
-		d.reportGo(rules.UncheckedCommit.ID, call.Pos(), call.End(), rules.UncheckedCommitMessage(how, where), nil)
 	}
 }
 
-// droppedCommit returns the first call of b's transaction's Commit whose
-// error is dropped, in b's function and the closures in it, and how.
-func (d *txStatements) droppedCommit(b *beginCall) (*ast.CallExpr, string) {
+// endedWrite returns the first write a dropped Commit ends: any, for a
+// deferred one; one before it, on a path that reaches it, for one in line
+// (a Commit in the branch that found nothing to write ends a read).
+func (d *txStatements) endedWrite(runs []txRun, dc droppedCommit) *txStmt {
+	for _, r := range runs {
+		if dc.how != droppedByDefer && (r.call.Pos() > dc.call.Pos() || d.exclusive(r.call, dc.call)) {
+			continue
+		}
+		if i := slices.IndexFunc(r.stmts, func(st txStmt) bool { return st.st.Facts.Class == sqlparse.ClassDML }); i >= 0 {
+			return &r.stmts[i]
+		}
+	}
+	return nil
+}
+
+const droppedByDefer = "is dropped by defer"
+
+// droppedCommit is a Commit whose error is dropped, and how.
+type droppedCommit struct {
+	call *ast.CallExpr
+	how  string
+}
+
+// droppedCommits returns the calls of b's transaction's Commit whose
+// error is dropped, in b's function and the closures in it.
+func (d *txStatements) droppedCommits(b *beginCall) []droppedCommit {
 	_, body := funcParts(b.scope)
 	if body == nil {
-		return nil, ""
+		return nil
 	}
 	isCommit := func(e ast.Expr) *ast.CallExpr {
 		call, ok := ast.Unparen(e).(*ast.CallExpr)
@@ -66,31 +77,27 @@ func (d *txStatements) droppedCommit(b *beginCall) (*ast.CallExpr, string) {
 		}
 		return call
 	}
-	var found *ast.CallExpr
-	var how string
+	var out []droppedCommit
 	ast.Inspect(body, func(n ast.Node) bool {
-		if found != nil {
-			return false
-		}
 		switch s := n.(type) {
 		case *ast.ExprStmt:
 			if c := isCommit(s.X); c != nil {
-				found, how = c, "is dropped"
+				out = append(out, droppedCommit{c, "is dropped"})
 			}
 		case *ast.DeferStmt:
 			if c := isCommit(s.Call); c != nil {
-				found, how = c, "is dropped by defer"
+				out = append(out, droppedCommit{c, droppedByDefer})
 			}
 		case *ast.AssignStmt:
 			if len(s.Rhs) == 1 && len(s.Lhs) == 1 {
 				if id, ok := s.Lhs[0].(*ast.Ident); ok && id.Name == "_" {
 					if c := isCommit(s.Rhs[0]); c != nil {
-						found, how = c, "is assigned to _"
+						out = append(out, droppedCommit{c, "is assigned to _"})
 					}
 				}
 			}
 		}
 		return true
 	})
-	return found, how
+	return out
 }

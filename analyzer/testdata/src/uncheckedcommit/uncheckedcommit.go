@@ -113,3 +113,34 @@ func branch(ctx context.Context, db *sql.DB, id string, purge bool) {
 	tx.ExecContext(ctx, query, id)
 	tx.Commit()
 }
+
+// A Commit in the branch that found nothing to write ends a read; the one
+// after the write is what loses it.
+func sweep(ctx context.Context, db *sql.DB, ids []string) {
+	tx, _ := db.BeginTx(ctx, nil)
+	var n int
+	tx.QueryRowContext(ctx, "SELECT count(*) FROM runs WHERE status = 'stale'").Scan(&n)
+	if n == 0 {
+		_ = tx.Commit()
+		return
+	}
+	tx.ExecContext(ctx, "UPDATE runs SET to_delete = true WHERE status = 'stale'")
+	_ = tx.Commit() // want `DSQL011 unchecked-commit: the error of this Commit is assigned to _, and the transaction writes \(UPDATE at uncheckedcommit.go:127\)`
+}
+
+func sweepChecked(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	var n int
+	tx.QueryRowContext(ctx, "SELECT count(*) FROM runs WHERE status = 'stale'").Scan(&n)
+	if n == 0 {
+		_ = tx.Commit() // ends a read
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE runs SET to_delete = true WHERE status = 'stale'"); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
