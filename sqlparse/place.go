@@ -184,19 +184,16 @@ func place(s *Script) {
 	fileAuto := false
 	// sql-migrate joins every section of one direction into one
 	// migration, run in one transaction unless any of them says
-	// notransaction.
-	type direction struct {
-		down bool
-	}
-	joined := map[direction]*Section{}
-	joinedAuto := map[direction]bool{}
-	joinedRun := map[direction]Prior{}
+	// notransaction. The maps are by direction (down).
+	joined := map[bool]*Section{}
+	joinedAuto := map[bool]bool{}
+	joinedRun := map[bool]Prior{}
 	for _, m := range ms {
 		if m.kind == markNoTx {
 			fileAuto = true
 		}
 		if m.kind == markSection && m.tool == "sql-migrate" && m.autocommit {
-			joinedAuto[direction{m.down}] = true
+			joinedAuto[m.down] = true
 		}
 	}
 	var (
@@ -215,14 +212,14 @@ func place(s *Script) {
 			switch m.kind {
 			case markSection:
 				if section != nil && section.Tool == "sql-migrate" {
-					joinedRun[direction{section.Down}] = inRun
+					joinedRun[section.Down] = inRun
 				}
 				sectionAuto = m.autocommit
 				section = &Section{Tool: m.tool, Down: m.down}
 				block, group = 0, 0
 				inBlock, inGroup, inRun = Prior{}, Prior{}, Prior{}
 				if m.tool == "sql-migrate" {
-					d := direction{m.down}
+					d := m.down
 					if joined[d] == nil {
 						joined[d] = section
 					}
