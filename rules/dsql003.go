@@ -34,7 +34,7 @@ func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlpar
 	}
 	j := &judge{ctx: ctx, st: st, w: w, cfg: ctx.Config}
 	if w.Table.Unknown() {
-		j.quiet(func() string { return "the table is named at run time, so no fence of the module can be matched to it" })
+		j.quiet("the table is named at run time, so no fence of the module can be matched to it")
 		return
 	}
 	j.table = w.Table.Name
@@ -54,7 +54,7 @@ func checkUnfencedWrite(ctx *Context, st *sqlparse.Statement, report func(sqlpar
 			return
 		}
 	}
-	j.quiet(func() string { return fmt.Sprintf("no fence found: %s", j.lookedFor()) })
+	j.quiet("no fence found: %s", j.lookedFor())
 }
 
 // judge is DSQL003's judgement of one write.
@@ -69,17 +69,15 @@ type judge struct {
 	schema *catalog.Table
 }
 
-// quiet tells the listener, if any, why the write is left alone; why is
-// spelled only for one (-why): most runs have none.
-func (j *judge) quiet(why func() string) {
+func (j *judge) quiet(format string, args ...any) {
 	if j.ctx.Quiet != nil {
-		j.ctx.Quiet(j.st.Span, why())
+		j.ctx.Quiet(j.st.Span, fmt.Sprintf(format, args...))
 	}
 }
 
 // done is a check's verdict: quiet, with why.
-func (j *judge) done(why func() string) (string, bool) {
-	j.quiet(why)
+func (j *judge) done(format string, args ...any) (string, bool) {
+	j.quiet(format, args...)
 	return "", true
 }
 
@@ -138,9 +136,7 @@ func (j *judge) writeSkew() (string, bool) {
 		if j.schema != nil {
 			for _, k := range j.schema.Keys() {
 				if fencing.ContainsAll(over, k) {
-					return j.done(func() string {
-						return fmt.Sprintf("its guard looks up the row of %s's unique key (%s): the constraint, not the guard, keeps two writers apart", j.table, strings.Join(k, ", "))
-					})
+					return j.done("its guard looks up the row of %s's unique key (%s): the constraint, not the guard, keeps two writers apart", j.table, strings.Join(k, ", "))
 				}
 			}
 		}
@@ -407,9 +403,7 @@ func (j *judge) bypass() (string, bool) {
 		return "", false
 	}
 	if j.ownCAS() {
-		return j.done(func() string {
-			return fmt.Sprintf("fenced: its WHERE compares what its table's fences protect (%s), or checks the lease", j.protected())
-		})
+		return j.done("fenced: its WHERE compares what its table's fences protect (%s), or checks the lease", j.protected())
 	}
 	var claimCols, casCols []string
 	for _, a := range w.Sets {
@@ -429,45 +423,35 @@ func (j *judge) bypass() (string, bool) {
 	deletesClaimed := w.Kind == sqlparse.KindDelete && p.Claimed() && keyOnly(w.Where)
 	if len(claimCols) == 0 && len(casCols) == 0 && !deletesClaimed {
 		if w.Kind == sqlparse.KindDelete {
-			return j.done(func() string {
-				return fmt.Sprintf("a delete of a row nobody claims: it wins over an edit by design (%s's fences protect %s)", j.table, j.protected())
-			})
+			return j.done("a delete of a row nobody claims: it wins over an edit by design (%s's fences protect %s)", j.table, j.protected())
 		}
-		return j.done(func() string {
-			return fmt.Sprintf("payload only: it changes %s; %s's fences protect %s", setColumns(w), j.table, j.protected())
-		})
+		return j.done("payload only: it changes %s; %s's fences protect %s", setColumns(w), j.table, j.protected())
 	}
 	// A column compared with a constant (login_type = 'oidc') filters
 	// rows; it picks no row the caller read.
 	pinned := fencing.ParamPins(w.Where)
 	switch {
 	case w.Kind == sqlparse.KindDelete && (!w.HasWhere || hasRange(w.Where) || len(pinned) == 0):
-		return j.done(func() string { return "a bulk delete: its own WHERE picks the rows, not a key the caller read" })
+		return j.done("a bulk delete: its own WHERE picks the rows, not a key the caller read")
 	case w.Kind == sqlparse.KindUpdate && w.HasWhere && len(pinned) == 0:
-		return j.done(func() string { return "a sweep: its own WHERE picks the rows, not a key the caller read" })
+		return j.done("a sweep: its own WHERE picks the rows, not a key the caller read")
 	case w.Kind == sqlparse.KindUpdate && !w.HasWhere:
-		return j.done(func() string { return "it writes every row (DSQL109 judges its size), not a row the caller read" })
+		return j.done("it writes every row (DSQL109 judges its size), not a row the caller read")
 	}
 	if w.Kind != sqlparse.KindInsert && len(p.Keys) > 0 &&
 		!slices.ContainsFunc(p.Keys, func(k []string) bool {
 			return slices.ContainsFunc(k, func(c string) bool { return slices.Contains(pinned, c) })
 		}) {
-		return j.done(func() string {
-			return fmt.Sprintf("it picks rows by other columns than the fence statements pick a row by (%s): not the rows they protect", keysList(p.Keys))
-		})
+		return j.done("it picks rows by other columns than the fence statements pick a row by (%s): not the rows they protect", keysList(p.Keys))
 	}
 	if locksOwnTarget(j.st, w) {
-		return j.done(func() string { return "it writes only the rows it locks FOR UPDATE itself" })
+		return j.done("it writes only the rows it locks FOR UPDATE itself")
 	}
 	if j.lockedFirst() {
-		return j.done(func() string {
-			return "the row is locked FOR UPDATE earlier in the same transaction: a racing writer fails at COMMIT"
-		})
+		return j.done("the row is locked FOR UPDATE earlier in the same transaction: a racing writer fails at COMMIT")
 	}
 	if p, ok := has(j.tx.Every, PriorInsert, j.table, nil); ok {
-		return j.done(func() string {
-			return fmt.Sprintf("the row was inserted earlier in the same transaction or function (%s): no other process has it yet", p.At)
-		})
+		return j.done("the row was inserted earlier in the same transaction or function (%s): no other process has it yet", p.At)
 	}
 	what := j.what()
 	if len(claimCols) > 0 || deletesClaimed {
