@@ -150,7 +150,10 @@ func declaresRetryPredicate(src []byte) bool {
 // function type so named (in a type block too).
 var retryPredicate = regexp.MustCompile(`^(func (\([^)]*\) )?\w*[Rr]etryable\w*\(\w* ?error\) bool|\s*(type )?\w*[Rr]etryable\w* func\(\w* ?error\) bool)`)
 
-var sqlConflict = [][]byte{[]byte(`"40001"`), []byte("`40001`"), []byte("erializationFailure"), []byte("erialization_failure"), []byte("could not serialize access")}
+// sqlConflict are the spellings of a check for SQLSTATE 40001 that make a
+// helper worth analysing. PostgreSQL's message text ("could not serialize
+// access") is none: Aurora DSQL's 40001 does not carry it (DSQL012).
+var sqlConflict = [][]byte{[]byte(`"40001"`), []byte("`40001`"), []byte("erializationFailure"), []byte("erialization_failure")}
 
 func within(dir, name string) bool {
 	if dir == "" {
