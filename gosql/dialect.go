@@ -38,7 +38,7 @@ var databaseDrivers = []struct{ prefix, db string }{
 // one of its packages), "" for none.
 func driverDatabase(path string) string {
 	for _, d := range databaseDrivers {
-		if strings.HasPrefix(path, d.prefix) && (len(path) == len(d.prefix) || path[len(d.prefix)] == '/') {
+		if underPath(path, d.prefix) {
 			return d.db
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -15,10 +16,8 @@ import (
 // nonSQLClient reports a package of such a client, or a project's own
 // wrapper of gocql (a package named gocql or gocqlx).
 func nonSQLClient(path string) bool {
-	for _, p := range nonSQLClients {
-		if strings.HasPrefix(path, p) && (len(path) == len(p) || path[len(p)] == '/') {
-			return true
-		}
+	if slices.ContainsFunc(nonSQLClients, func(p string) bool { return underPath(path, p) }) {
+		return true
 	}
 	last := path[strings.LastIndexByte(path, '/')+1:]
 	return last == "gocql" || last == "gocqlx"
@@ -144,12 +143,12 @@ func assertion(key Callee) bool {
 		}
 		return false
 	}
-	for _, p := range assertionPackages {
-		if strings.HasPrefix(key.Pkg, p) && (len(key.Pkg) == len(p) || key.Pkg[len(p)] == '/') {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(assertionPackages, func(p string) bool { return underPath(key.Pkg, p) })
+}
+
+// underPath reports an import path that is root or a package below it.
+func underPath(path, root string) bool {
+	return strings.HasPrefix(path, root) && (len(path) == len(root) || path[len(root)] == '/')
 }
 
 // assertionPackages are the test assertion libraries.
