@@ -398,11 +398,29 @@ func OtherCopies(files []string) map[string]string {
 	return out
 }
 
-// popName is pop's name of a migration: version, title, the database it
-// is for (none: every database), whether it runs without a transaction,
-// and the direction. The title's own words (initial_sqlite) name no
+// MigrationName is what a migration file's name says where golang-migrate
+// and pop name it: NNN_title.up.sql, and pop's NNN_title[.database]
+// [.autocommit].up.sql. The title's own words (initial_sqlite) name no
 // database.
-var popName = regexp.MustCompile(`^([0-9]+)_[^.]+\.(?:(postgres|cockroach|mysql|sqlite3|sqlite|mariadb)\.)?(?:autocommit\.)?(up|down)\.sql$`)
+type MigrationName struct {
+	Version string
+	// DB is the database the file is for, as pop spells it ("postgres",
+	// "mysql"); "" for every database.
+	DB string
+	// Autocommit marks pop's file run without a transaction.
+	Autocommit, Down bool
+}
+
+var migrationName = regexp.MustCompile(`^([0-9]+)_[^.]+\.(?:(postgres|cockroach|mysql|sqlite3|sqlite|mariadb)\.)?(autocommit\.)?(up|down)\.sql$`)
+
+// ParseMigrationName reads a migration file's base name.
+func ParseMigrationName(base string) (MigrationName, bool) {
+	m := migrationName.FindStringSubmatch(base)
+	if m == nil {
+		return MigrationName{}, false
+	}
+	return MigrationName{Version: m[1], DB: m[2], Autocommit: m[3] != "", Down: m[4] == "down"}, true
+}
 
 // popCopies returns the pop migrations PostgreSQL does not run, and which
 // files are pop's. pop runs, of a version's migrations in one direction,
@@ -410,22 +428,25 @@ var popName = regexp.MustCompile(`^([0-9]+)_[^.]+\.(?:(postgres|cockroach|mysql|
 // another database, beside one PostgreSQL runs, is that database's; the
 // copy for every database, beside PostgreSQL's own, runs on the others.
 func popCopies(files []string) (copies map[string]string, pop map[string]bool) {
-	type key struct{ dir, version, direction string }
+	type key struct {
+		dir, version string
+		down         bool
+	}
 	type migration struct {
 		file, db string
 	}
 	groups := map[key][]migration{}
 	for _, f := range files {
-		m := popName.FindStringSubmatch(filepath.Base(f))
-		if m == nil {
+		m, ok := ParseMigrationName(filepath.Base(f))
+		if !ok {
 			continue
 		}
 		if pop == nil {
 			pop = map[string]bool{}
 		}
 		pop[f] = true
-		k := key{filepath.Dir(f), m[1], m[3]}
-		groups[k] = append(groups[k], migration{f, m[2]})
+		k := key{filepath.Dir(f), m.Version, m.Down}
+		groups[k] = append(groups[k], migration{f, m.DB})
 	}
 	for _, g := range groups {
 		own := slices.ContainsFunc(g, func(m migration) bool { return m.db == "postgres" })

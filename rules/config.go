@@ -2,10 +2,10 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/dsqllint/dsqllint/catalog"
 	"github.com/dsqllint/dsqllint/fencing"
 )
 
@@ -74,25 +74,21 @@ func FileRunner(requires []string, name, text string) string {
 	if strings.Contains(text, "+goose") || strings.Contains(text, "migrate:") || strings.Contains(text, "+migrate") {
 		return ""
 	}
-	m := migrationName.FindStringSubmatch(name)
-	if m == nil {
+	m, ok := catalog.ParseMigrationName(name)
+	if !ok || m.Autocommit {
 		return ""
 	}
 	for _, r := range requires {
 		switch {
-		case strings.HasPrefix(r, "github.com/golang-migrate/migrate") && m[1] == "":
+		case strings.HasPrefix(r, "github.com/golang-migrate/migrate") && m.DB == "":
 			return RunnerGolangMigrate
 		case (strings.HasPrefix(r, "github.com/gobuffalo/pop") || strings.HasPrefix(r, "github.com/ory/pop") || r == "github.com/ory/x") &&
-			(m[1] == "" || m[1] == "postgres"):
+			(m.DB == "" || m.DB == "postgres"):
 			return RunnerPop
 		}
 	}
 	return ""
 }
-
-// migrationName matches golang-migrate's and pop's migration file names:
-// a version, a title, pop's database, up or down.
-var migrationName = regexp.MustCompile(`^[0-9]+_[^.]+(?:\.(postgres|autocommit))?\.(?:up|down)\.sql$`)
 
 // TxMode is how a migration runner applies a .sql file.
 type TxMode uint8
