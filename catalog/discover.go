@@ -475,16 +475,11 @@ func popCopies(files []string) (copies map[string]string, pop map[string]bool) {
 func CopyName(base string) string {
 	var out []string
 	for _, w := range pathWords(strings.TrimSuffix(base, filepath.Ext(base))) {
-		if otherDialects[w] == "" && !postgresWords[w] && !copyMarks[w] {
+		if otherDialects[w] == "" && !postgresWords[w] {
 			out = append(out, w)
 		}
 	}
 	return strings.Join(out, " ")
 }
-
-// copyMarks are words a migration tool puts in the name of the copy
-// every database shares, beside the copies for some: pop's
-// x.autocommit.up.sql (run without a transaction) beside x.mysql.up.sql.
-var copyMarks = map[string]bool{"autocommit": true}
 
 var postgresWords = map[string]bool{"postgres": true, "postgresql": true, "pg": true, "pgsql": true, "psql": true}
