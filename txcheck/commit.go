@@ -14,14 +14,13 @@ import (
 // a statement, `_ = tx.Commit()`. PostgreSQL rarely fails a COMMIT;
 // Aurora DSQL reports every write conflict there. A transaction that only
 // reads loses nothing.
-func (d *txStatements) uncheckedCommits(begun map[types.Object]int) {
+func (d *txStatements) uncheckedCommits(begun map[types.Object]int, runs map[scopedObj][]txRun) {
 	for _, b := range d.begins {
 		if b.tx == nil || b.scope == nil || begun[b.tx] != 1 || d.InTest(b.call.Pos()) {
 			continue
 		}
-		runs := d.runs(b.scope, b.tx, handedDepth)
 		for _, dc := range d.droppedCommits(b) {
-			if write := d.endedWrite(runs, dc); write != nil {
+			if write := d.endedWrite(runs[scopedObj{b.scope, b.tx}], dc); write != nil {
 				where := write.st.Facts.Tag + " at " + d.Where(write.pos)
 				if write.via != "" {
 					where = write.st.Facts.Tag + " that " + write.via + " runs on it, at " + d.Where(write.pos)

@@ -130,14 +130,25 @@ func (c *checker) transactionStatements(scripts map[*sqltext.Text]*sqlparse.Scri
 			begun[b.tx]++
 		}
 	}
+	// What each function runs on each transaction, followed into the
+	// calls it hands it to once, for both checks.
+	runs := map[scopedObj][]txRun{}
 	for _, scope := range sortedScopes(scopes) {
 		for _, obj := range sortedObjs(scopes[scope]) {
 			if begun[obj] < 2 { // a variable two Begins assign holds two transactions
-				d.judge(scope, obj)
+				r := d.runs(scope, obj, handedDepth)
+				runs[scopedObj{scope, obj}] = r
+				d.judge(obj, r)
 			}
 		}
 	}
-	d.uncheckedCommits(begun)
+	d.uncheckedCommits(begun, runs)
+}
+
+// scopedObj is a transaction variable as a function sees it.
+type scopedObj struct {
+	scope ast.Node
+	obj   types.Object
 }
 
 // firstOrigin is where the one literal a text was assembled from starts.
@@ -321,8 +332,7 @@ func nthParam(info *types.Info, fn ast.Node, i int) types.Object {
 
 // judge reports the first statement of scope's runs on obj that Aurora
 // DSQL refuses after an earlier call's: the transaction fails there.
-func (d *txStatements) judge(scope ast.Node, obj types.Object) {
-	runs := d.runs(scope, obj, handedDepth)
+func (d *txStatements) judge(obj types.Object, runs []txRun) {
 	var ddl, dml *txStmt // the first of each that an earlier call ran
 	for _, r := range runs {
 		for i := range r.stmts {
