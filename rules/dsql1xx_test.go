@@ -3,9 +3,6 @@ package rules
 import (
 	"strings"
 	"testing"
-
-	"github.com/dsqllint/dsqllint/catalog"
-	"github.com/dsqllint/dsqllint/sqlparse"
 )
 
 func at(version string) *Config {
@@ -457,11 +454,7 @@ func TestRowLimit(t *testing.T) {
 		{"INSERT INTO filters (sub_id, event) SELECT s.id, unnest(s.event_types) FROM subscriptions s WHERE s.id = $1", "DSQL109"},
 	})
 	// With the schema: its keys, not the name id.
-	cat := catalog.New()
-	cat.Apply("db/001.sql", sqlparse.Parse("CREATE TABLE memo (uid text PRIMARY KEY, id bigint, creator_id bigint)"))
-	cfg := DefaultConfig()
-	cfg.Schema = cat
-	runCases(t, cfg, []compatCase{
+	runCases(t, schemaOf("db/001.sql", "CREATE TABLE memo (uid text PRIMARY KEY, id bigint, creator_id bigint)"), []compatCase{
 		{"INSERT INTO reaction (memo_uid) SELECT uid FROM memo WHERE uid = $1", ""},
 		{"INSERT INTO reaction (memo_uid) SELECT uid FROM memo WHERE id = $1", "DSQL109"},
 	})
@@ -595,10 +588,7 @@ func TestCatalogueGaps(t *testing.T) {
 // TestDropPrimaryKeyColumn: with a schema, DROP COLUMN of a primary-key
 // column is refused; without one, or for another column, nothing.
 func TestDropPrimaryKeyColumn(t *testing.T) {
-	cat := catalog.New()
-	cat.Apply("db/001.sql", sqlparse.Parse("CREATE TABLE accounts (id uuid PRIMARY KEY, region text, legacy text)"))
-	cfg := DefaultConfig()
-	cfg.Schema = cat
+	cfg := schemaOf("db/001.sql", "CREATE TABLE accounts (id uuid PRIMARY KEY, region text, legacy text)")
 	runCases(t, cfg, []compatCase{
 		{"ALTER TABLE accounts DROP COLUMN id", "DSQL108"},
 		{"ALTER TABLE public.accounts DROP COLUMN IF EXISTS id", "DSQL108"},

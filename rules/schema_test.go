@@ -23,10 +23,13 @@ CREATE TABLE events (id bigint PRIMARY KEY, created_at timestamptz, body text);
 CREATE TABLE tokens (id uuid PRIMARY KEY, version text, body text);
 `
 
-func withSchema() *Config {
+func withSchema() *Config { return schemaOf("db/migrations/001_init.up.sql", schemaSQL) }
+
+// schemaOf is the default configuration with the schema file name holds.
+func schemaOf(name, ddl string) *Config {
 	cfg := DefaultConfig()
 	cat := catalog.New()
-	cat.Apply("db/migrations/001_init.up.sql", sqlparse.Parse(schemaSQL))
+	cat.Apply(name, sqlparse.Parse(ddl))
 	cfg.Schema = cat
 	return cfg
 }
