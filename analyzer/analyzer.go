@@ -142,9 +142,18 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 	// check runs the rules (or only one) over a text and hands each
 	// finding, located and not suppressed, to report with the span of its
 	// statement; quiet, when set, hears why DSQL003 left a write alone.
+	// The module stage judges every write again, whole: its verdict
+	// replaces the package's (txflow.Merge), which is not worth making.
+	var later *rules.Rule
+	if c.Settings.ModuleStage {
+		later = rules.UnfencedWrite
+	}
 	check := func(p *gosql.Parsed, fences *fencing.Fences, tx func(int) rules.TxView, only *rules.Rule, report func(analysis.Diagnostic, sqlparse.Span), quiet func(sqlparse.Span, string)) {
 		t := p.Text
 		ctx := &rules.Context{Config: cfg, Style: p.Script.Style, MaxParam: p.Script.MaxParam, Fences: fences, Only: only, Quiet: quiet, Tx: tx}
+		if only == nil {
+			ctx.Later = later
+		}
 		if t.Node == nil {
 			ctx.Config = sqlFileCfg // a .sql file runs as its migration runner applies it
 			if cfg.MigrationTx == rules.TxAuto {

@@ -102,6 +102,9 @@ type Context struct {
 	// Only, when set, is the one rule Check runs (DSQL003 judged again
 	// with what the whole module tells about fencing).
 	Only *Rule
+	// Later, when set, is a rule Check leaves out: one judged again, whole,
+	// later (DSQL003 by the dsqllint command's module stage).
+	Later *Rule
 	// Panics collects the rules that panicked during Check.
 	Panics []Panic
 	// file is the whole file as one section of its runner, where the
@@ -141,7 +144,7 @@ func Check(ctx *Context, s *sqlparse.Script) []Finding {
 	}
 	for _, st := range s.Stmts {
 		for _, r := range all {
-			if r.check != nil && ctx.Config.Enabled(r.ID) && (ctx.Only == nil || ctx.Only == r) {
+			if r.check != nil && ctx.Config.Enabled(r.ID) && (ctx.Only == nil || ctx.Only == r) && ctx.Later != r {
 				cur = r
 				if n := len(out); !checkOne(ctx, r, st, report) {
 					out = out[:n] // drop what the rule reported before it panicked
