@@ -87,27 +87,27 @@ type Usage struct {
 	CAS      map[string][]guard    // columns some write compare-and-sets, and what it pins
 	claims   map[string][]Evidence // columns a claim sets (an owner, a lease, a running state)
 	Holders  map[string][]guard    // columns compared with the caller's value beside the row's key
-	expiry   map[string]bool       // columns compared as a lease's time (expires_at < now())
+	expiry   Columns               // columns compared as a lease's time (expires_at < now())
 	guarded  map[string][]string   // per column a holder compares, what its writes assign
 	leases   []leaseUse            // writes that check a lease row of another table
 	skip     Evidence              // the first SKIP LOCKED lock of the table's rows
-	skipBy   map[string]bool       // the columns SKIP LOCKED locks pick rows by (state = 'available')
+	skipBy   Columns               // the columns SKIP LOCKED locks pick rows by (state = 'available')
 	skipSets bool                  // a statement sets columns on the rows it locks SKIP LOCKED
-	holds    map[string]bool       // columns a claim sets to the caller's value (an owner, a lease time)
-	states   map[string]bool       // columns a WHERE compares as a state: =, <>, IN, IS NULL
+	holds    Columns               // columns a claim sets to the caller's value (an owner, a lease time)
+	states   Columns               // columns a WHERE compares as a state: =, <>, IN, IS NULL
 	pinSets  [][]string            // what the writes pick rows by, for telling a row from a group
 	multi    int                   // the writes that assign two columns or more
 	inMulti  map[string]int        // how many of them assign each column
 	advisory Evidence              // the first advisory lock taken on its rows
 	flags    map[string]bool       // columns the writes set to true or false only
 	marks    map[string]bool       // columns set by writes to a time or a constant only
-	written  map[string]bool       // assigned by an UPDATE or ON CONFLICT DO UPDATE
-	Compared map[string]bool       // compared by a write's or a lock's WHERE
+	written  Columns               // assigned by an UPDATE or ON CONFLICT DO UPDATE
+	Compared Columns               // compared by a write's or a lock's WHERE
 	rowKeys  [][]string            // what the fence statements pick a row by
 	pk       []string              // the schema's primary key
-	keys     map[string]bool       // its columns
+	keys     Columns               // its columns
 	uniques  [][]string            // the schema's other unique keys
-	lookup   map[string]bool       // columns of a unique key some statement picks a row by, that key alone
+	lookup   Columns               // columns of a unique key some statement picks a row by, that key alone
 	schema   *catalog.Table
 }
 
@@ -115,6 +115,20 @@ type Usage struct {
 // (put): a table a package only reads, or only inserts into, needs few of
 // the fifteen, and a module has thousands of tables.
 func newUsage() *Usage { return &Usage{} }
+
+// Columns is a set of a table's column names, in the order first seen.
+// A table has few: a slice is a fraction of a map's smallest size, and a
+// table's record holds eight such sets, for each of a module's tables.
+type Columns []string
+
+// Has reports whether c is in s.
+func (s Columns) Has(c string) bool { return slices.Contains(s, c) }
+
+func (s *Columns) add(c string) {
+	if !slices.Contains(*s, c) {
+		*s = append(*s, c)
+	}
+}
 
 // put sets m[k] = v, making m first.
 func put[V any](m *map[string]V, k string, v V) {
@@ -139,7 +153,7 @@ func (f *Fences) UseKeysOf(cat *catalog.Catalog) {
 			u := newUsage()
 			u.schema, u.pk, u.uniques = t, t.PrimaryKey, t.Uniques
 			for _, c := range t.PrimaryKey {
-				put(&u.keys, c, true)
+				u.keys.add(c)
 			}
 			f.Tables[t.Name] = u
 		}
@@ -157,7 +171,7 @@ func (f *Fences) table(k *Known, t sqlparse.Table) *Usage {
 		if st != nil {
 			u.schema, u.pk, u.uniques = st, st.PrimaryKey, st.Uniques
 			for _, c := range st.PrimaryKey {
-				put(&u.keys, c, true)
+				u.keys.add(c)
 			}
 		}
 		f.Tables[t.Name] = u
@@ -191,9 +205,9 @@ func (f *Fences) Learn(k *Known, st *sqlparse.Statement, at string) {
 		u := f.table(k, l.Select.Tables[0])
 		for _, c := range l.Select.Where {
 			if c.Column != "" && !c.InSubquery && Comparison(c.Op) {
-				put(&u.Compared, c.Column, true)
+				u.Compared.add(c.Column)
 				if !IsRange(c.Op) {
-					put(&u.states, c.Column, true)
+					u.states.add(c.Column)
 				}
 			}
 		}
@@ -203,7 +217,7 @@ func (f *Fences) Learn(k *Known, st *sqlparse.Statement, at string) {
 			}
 			for _, c := range l.Select.Where {
 				if c.Column != "" && !c.InSubquery && (c.Op == sqlparse.OpEq || c.Op == sqlparse.OpIn) && c.Value == sqlparse.ValueCaller {
-					put(&u.skipBy, c.Column, true)
+					u.skipBy.add(c.Column)
 				}
 			}
 		}
@@ -221,7 +235,7 @@ func (f *Fences) Learn(k *Known, st *sqlparse.Statement, at string) {
 			put(&u.marks, a.Column, a.Arg == "" && !a.Copied && !a.SelfRef && !a.Step || strings.HasPrefix(a.Arg, "'"))
 		}
 		if !slices.Contains(w.ConflictKey, a.Column) && !(a.Copied && len(w.ConflictKey) == 0) {
-			put(&u.written, a.Column, true)
+			u.written.add(a.Column)
 		}
 	}
 	if claimsOwnRows(st, w) {
@@ -231,7 +245,7 @@ func (f *Fences) Learn(k *Known, st *sqlparse.Statement, at string) {
 		for _, a := range w.Sets {
 			put(&u.claims, a.Column, appendEvidence(u.claims[a.Column], Evidence{at, "claims the row (sets " + a.Column + " on the rows it locks SKIP LOCKED)"}))
 			if IsParam(a.Arg) || a.Copied {
-				put(&u.holds, a.Column, true)
+				u.holds.add(a.Column)
 			}
 		}
 	}
@@ -258,10 +272,10 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 	for _, k := range u.uniques {
 		// The key, and beside it at most primary key columns (a shard).
 		covers := !slices.ContainsFunc(k, func(c string) bool { return !slices.Contains(pinned, c) })
-		extra := slices.ContainsFunc(pinned, func(c string) bool { return !slices.Contains(k, c) && !u.keys[c] })
+		extra := slices.ContainsFunc(pinned, func(c string) bool { return !slices.Contains(k, c) && !u.keys.Has(c) })
 		if covers && !extra {
 			for _, c := range k {
-				put(&u.lookup, c, true)
+				u.lookup.add(c)
 			}
 		}
 	}
@@ -280,11 +294,11 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 			if c.Column == "" || c.InSubquery || !Comparison(c.Op) || SkipsUnchanged(w, c) {
 				continue
 			}
-			put(&u.Compared, c.Column, true)
+			u.Compared.add(c.Column)
 			if !IsRange(c.Op) {
-				put(&u.states, c.Column, true)
+				u.states.add(c.Column)
 			}
-			if u.keys[c.Column] || u.lookup[c.Column] || !rowPinned(c.Column) {
+			if u.keys.Has(c.Column) || u.lookup.Has(c.Column) || !rowPinned(c.Column) {
 				continue
 			}
 			if !upsert && !slices.ContainsFunc(pinned, func(p string) bool { return p != c.Column }) {
@@ -298,13 +312,13 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 				// set once otherwise (deleted_at = now()).
 				if IsParam(a.Arg) || a.Copied {
 					put(&u.claims, c.Column, appendEvidence(u.claims[c.Column], Evidence{at, "claims the row (sets " + c.Column + " where it is NULL)"}))
-					put(&u.holds, c.Column, true)
+					u.holds.add(c.Column)
 					claimed = true
 				}
 			case a != nil && IsRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller):
 				// A lease taken over once it ran out (SET worker = $1,
 				// expires_at = $2 ... AND expires_at < now()).
-				put(&u.expiry, c.Column, true)
+				u.expiry.add(c.Column)
 				claimed = true
 			case a != nil && c.Op != sqlparse.OpIsNotNull && !toggles(w, c) && !(ExcludesOnly(c.Op) && IsParam(c.Arg)) &&
 				!(c.Op == sqlparse.OpIn && c.Arg == "" && !u.pinsRow(pinned, c.Column)) && c.Value != sqlparse.ValueColumn &&
@@ -329,7 +343,7 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 					}
 				}
 			case a == nil && IsRange(c.Op) && (c.Value == sqlparse.ValueNow || c.Value == sqlparse.ValueCaller) && w.Kind != sqlparse.KindDelete:
-				put(&u.expiry, c.Column, true) // a holder renewing while its lease lasts
+				u.expiry.add(c.Column) // a holder renewing while its lease lasts
 			}
 		}
 	}
@@ -347,7 +361,7 @@ func (u *Usage) learnWrite(w *sqlparse.Write, at string) {
 		for _, a := range w.Sets {
 			if IsParam(a.Arg) || a.Copied || len(a.Guards) > 0 {
 				put(&u.claims, a.Column, appendEvidence(u.claims[a.Column], Evidence{at, "claims the row (sets " + a.Column + ")"}))
-				put(&u.holds, a.Column, true)
+				u.holds.add(a.Column)
 			}
 		}
 		u.addRowKey(slices.Clone(pinned))
@@ -444,7 +458,7 @@ func AdvisoryCall(st *sqlparse.Statement) string {
 // a row, whichever write compares them.
 func (u *Usage) group(pins []string, col string) bool {
 	name := func(k []string) []string {
-		return slices.DeleteFunc(slices.Clone(k), func(p string) bool { return p == col || u.written[p] })
+		return slices.DeleteFunc(slices.Clone(k), func(p string) bool { return p == col || u.written.Has(p) })
 	}
 	own := name(pins)
 	if len(own) == 0 {
@@ -460,7 +474,7 @@ func (u *Usage) group(pins []string, col string) bool {
 // updated_at) that no statement compares as a state or a lease's time:
 // written with whatever else changes, it is nobody's state.
 func (u *Usage) bookkeeping(col string) bool {
-	return u.multi >= 3 && u.inMulti[col] == u.multi && !u.states[col] && !u.expiry[col] && !u.holds[col]
+	return u.multi >= 3 && u.inMulti[col] == u.multi && !u.states.Has(col) && !u.expiry.Has(col) && !u.holds.Has(col)
 }
 
 // pinsRow reports whether pinned, without col, holds the primary key or a
@@ -579,16 +593,7 @@ func (f *Fences) Merge(o *Fences) {
 		if u.advisory.Does == "" {
 			u.advisory = ou.advisory
 		}
-		for k := range ou.skipBy {
-			put(&u.skipBy, k, true)
-		}
 		u.skipSets = u.skipSets || ou.skipSets
-		for k := range ou.holds {
-			put(&u.holds, k, true)
-		}
-		for k := range ou.states {
-			put(&u.states, k, true)
-		}
 		for _, k := range ou.pinSets {
 			if len(u.pinSets) < 32 && !slices.ContainsFunc(u.pinSets, func(x []string) bool { return slices.Equal(x, k) }) {
 				u.pinSets = append(u.pinSets, k)
@@ -615,13 +620,11 @@ func (f *Fences) Merge(o *Fences) {
 				}
 			}
 		}
-		for _, m := range []struct {
-			to   *map[string]bool
-			from map[string]bool
-		}{{&u.written, ou.written}, {&u.Compared, ou.Compared}, {&u.expiry, ou.expiry},
-			{&u.keys, ou.keys}, {&u.lookup, ou.lookup}} {
-			for k := range m.from {
-				put(m.to, k, true)
+		for _, m := range []struct{ to, from *Columns }{{&u.written, &ou.written}, {&u.Compared, &ou.Compared},
+			{&u.expiry, &ou.expiry}, {&u.keys, &ou.keys}, {&u.lookup, &ou.lookup}, {&u.skipBy, &ou.skipBy},
+			{&u.holds, &ou.holds}, {&u.states, &ou.states}} {
+			for _, k := range *m.from {
+				m.to.add(k)
 			}
 		}
 		if u.pk == nil {
@@ -726,10 +729,10 @@ func (f *Fences) protocols(k *Known, u *Usage) Protocols {
 	// statement or another: a lock taken only as a mutex claims nothing,
 	// nor one whose rows are only marked (to_delete = true), which leaves
 	// no holder once the transaction ends.
-	if u.skip.Does != "" && (u.skipSets || slices.ContainsFunc(SortedKeys(u.skipBy), func(c string) bool { return u.written[c] && !u.keys[c] && !u.flags[c] })) {
+	if u.skip.Does != "" && (u.skipSets || slices.ContainsFunc(u.skipBy, func(c string) bool { return u.written.Has(c) && !u.keys.Has(c) && !u.flags[c] })) {
 		p.Skip = u.skip
 	}
-	state := func(c string) bool { return !u.keys[c] && !u.lookup[c] }
+	state := func(c string) bool { return !u.keys.Has(c) && !u.lookup.Has(c) }
 	for _, c := range SortedKeys(u.CAS) {
 		if !state(c) || u.flags[c] {
 			continue
@@ -750,11 +753,11 @@ func (f *Fences) protocols(k *Known, u *Usage) Protocols {
 		// An owner: a claim sets it, holders compare it. A version a
 		// write compares beside the key is no owner, nor a tenant's id,
 		// a flag or a soft-delete mark.
-		if claims := u.claims[c]; state(c) && !u.flags[c] && len(claims) > 0 && u.holds[c] && !timeColumn(u.schema, c) {
+		if claims := u.claims[c]; state(c) && !u.flags[c] && len(claims) > 0 && u.holds.Has(c) && !timeColumn(u.schema, c) {
 			put(&p.Owners, c, claims[0])
 		}
 	}
-	for _, c := range SortedKeys(u.expiry) {
+	for _, c := range slices.Sorted(slices.Values(u.expiry)) {
 		if len(u.claims[c]) > 0 || len(p.Owners) > 0 {
 			p.Expiry = append(p.Expiry, c)
 		}
@@ -774,8 +777,8 @@ func (f *Fences) protocols(k *Known, u *Usage) Protocols {
 			protects[c] = es[0]
 		}
 		if p.Skip.Does != "" {
-			for c := range u.skipBy {
-				if _, ok := protects[c]; !ok && u.written[c] {
+			for _, c := range u.skipBy {
+				if _, ok := protects[c]; !ok && u.written.Has(c) {
 					protects[c] = p.Skip // the state the claim moves its rows from
 				}
 			}
@@ -799,7 +802,7 @@ func (f *Fences) protocols(k *Known, u *Usage) Protocols {
 			// lease's time, the due time work is picked by), not a
 			// timestamp every write of the row refreshes (updated_at)
 			// unless reads look rows up by its value.
-			if state(c) && !u.flags[c] && (u.states[c] || u.expiry[c] || f.Filtered[c]) && !(u.bookkeeping(c) && !f.stated[c]) {
+			if state(c) && !u.flags[c] && (u.states.Has(c) || u.expiry.Has(c) || f.Filtered[c]) && !(u.bookkeeping(c) && !f.stated[c]) {
 				put(&p.State, c, e)
 			}
 		}
@@ -809,7 +812,7 @@ func (f *Fences) protocols(k *Known, u *Usage) Protocols {
 	}
 	if p.Any() {
 		for _, k := range u.rowKeys {
-			if k = slices.DeleteFunc(slices.Clone(k), func(c string) bool { return u.written[c] && !u.keys[c] }); len(k) > 0 {
+			if k = slices.DeleteFunc(slices.Clone(k), func(c string) bool { return u.written.Has(c) && !u.keys.Has(c) }); len(k) > 0 {
 				p.Keys = append(p.Keys, k)
 			}
 		}

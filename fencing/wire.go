@@ -57,18 +57,18 @@ type wireLease struct {
 }
 
 type wireUsage struct {
-	CAS, Holders                                                         []entry[[]wireGuard]
-	Claims                                                               []entry[[]Evidence]
-	Expiry, SkipBy, Holds, States, Flags, Marks, Written, Compared, Keys []entry[bool]
-	Lookup                                                               []entry[bool]
-	Guarded                                                              []entry[[]string]
-	Leases                                                               []wireLease
-	Skip, Advisory                                                       Evidence
-	SkipSets                                                             bool
-	PinSets, RowKeys, Uniques                                            [][]string
-	Multi                                                                int
-	InMulti                                                              []entry[int]
-	PK                                                                   []string
+	CAS, Holders                                                   []entry[[]wireGuard]
+	Claims                                                         []entry[[]Evidence]
+	Flags, Marks                                                   []entry[bool]
+	Expiry, SkipBy, Holds, States, Written, Compared, Keys, Lookup Columns
+	Guarded                                                        []entry[[]string]
+	Leases                                                         []wireLease
+	Skip, Advisory                                                 Evidence
+	SkipSets                                                       bool
+	PinSets, RowKeys, Uniques                                      [][]string
+	Multi                                                          int
+	InMulti                                                        []entry[int]
+	PK                                                             []string
 }
 
 func guardsOut(m map[string][]guard) []entry[[]wireGuard] {
@@ -97,9 +97,9 @@ func (f *Fences) GobEncode() ([]byte, error) {
 	for _, name := range SortedKeys(f.Tables) {
 		u := f.Tables[name]
 		wu := &wireUsage{CAS: guardsOut(u.CAS), Holders: guardsOut(u.Holders), Claims: listOf(u.claims),
-			Expiry: listOf(u.expiry), SkipBy: listOf(u.skipBy), Holds: listOf(u.holds), States: listOf(u.states),
-			Flags: listOf(u.flags), Marks: listOf(u.marks), Written: listOf(u.written), Compared: listOf(u.Compared),
-			Keys: listOf(u.keys), Lookup: listOf(u.lookup), Guarded: listOf(u.guarded),
+			Expiry: u.expiry, SkipBy: u.skipBy, Holds: u.holds, States: u.states,
+			Flags: listOf(u.flags), Marks: listOf(u.marks), Written: u.written, Compared: u.Compared,
+			Keys: u.keys, Lookup: u.lookup, Guarded: listOf(u.guarded),
 			Skip: u.skip, Advisory: u.advisory, SkipSets: u.skipSets, PinSets: u.pinSets, RowKeys: u.rowKeys,
 			Uniques: u.uniques, Multi: u.multi, InMulti: listOf(u.inMulti), PK: u.pk}
 		for _, l := range u.leases {
@@ -124,9 +124,9 @@ func (f *Fences) GobDecode(data []byte) error {
 	for _, e := range w.Tables {
 		wu := e.V
 		u := &Usage{CAS: guardsIn(wu.CAS), Holders: guardsIn(wu.Holders), claims: mapOf(wu.Claims),
-			expiry: mapOf(wu.Expiry), skipBy: mapOf(wu.SkipBy), holds: mapOf(wu.Holds), states: mapOf(wu.States),
-			flags: mapOf(wu.Flags), marks: mapOf(wu.Marks), written: mapOf(wu.Written), Compared: mapOf(wu.Compared),
-			keys: mapOf(wu.Keys), lookup: mapOf(wu.Lookup), guarded: mapOf(wu.Guarded), skip: wu.Skip,
+			expiry: wu.Expiry, skipBy: wu.SkipBy, holds: wu.Holds, states: wu.States,
+			flags: mapOf(wu.Flags), marks: mapOf(wu.Marks), written: wu.Written, Compared: wu.Compared,
+			keys: wu.Keys, lookup: wu.Lookup, guarded: mapOf(wu.Guarded), skip: wu.Skip,
 			advisory: wu.Advisory, skipSets: wu.SkipSets, pinSets: wu.PinSets, rowKeys: wu.RowKeys, uniques: wu.Uniques,
 			multi: wu.Multi, inMulti: mapOf(wu.InMulti), pk: wu.PK}
 		for _, l := range wu.Leases {

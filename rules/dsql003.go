@@ -211,7 +211,7 @@ func (j *judge) comparedVersion(col string) bool {
 		return true
 	}
 	u := j.ctx.Fences.Usage(j.table)
-	return u != nil && (u.Compared[col] || len(u.Holders[col]) > 0) || j.ctx.Fences != nil && j.ctx.Fences.Filtered[col]
+	return u != nil && (u.Compared.Has(col) || len(u.Holders[col]) > 0) || j.ctx.Fences != nil && j.ctx.Fences.Filtered[col]
 }
 
 // lostLock reports a write whose transaction relied on a lock DSQL does
