@@ -148,9 +148,10 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 	if c.Settings.ModuleStage {
 		later = rules.UnfencedWrite
 	}
+	ctx := new(rules.Context) // one for every text: a package has thousands
 	check := func(p *gosql.Parsed, fences *fencing.Fences, tx func(int) rules.TxView, only *rules.Rule, report func(analysis.Diagnostic, sqlparse.Span), quiet func(sqlparse.Span, string)) {
 		t := p.Text
-		ctx := &rules.Context{Config: cfg, Style: p.Script.Style, MaxParam: p.Script.MaxParam, Fences: fences, Only: only, Quiet: quiet, Tx: tx}
+		*ctx = rules.Context{Config: cfg, Style: p.Script.Style, MaxParam: p.Script.MaxParam, Fences: fences, Only: only, Quiet: quiet, Tx: tx}
 		if only == nil {
 			ctx.Later = later
 		}
