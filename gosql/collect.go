@@ -138,7 +138,7 @@ func (c *Package) Collect() []*sqltext.Text {
 					}
 				}
 				if flowReads(callee, ok, fn, n, info) {
-					c.FlowSites = append(c.FlowSites, flowSite{n, at, fn, key, ok})
+					c.FlowSites = append(c.FlowSites, flowSite{n, at, fn})
 				}
 				if arg != nil {
 					t := c.textOf(arg)

@@ -684,13 +684,22 @@ type localCall struct {
 func IsSQLFile(name string) bool { return strings.EqualFold(filepath.Ext(name), ".sql") }
 
 // flowSite is a node the transaction flow reads (observeSites), where it
-// sits, and for a call its callee.
+// sits, and for a call its callee (nil for a call of a value).
 type flowSite struct {
 	Node ast.Node
 	Site Site
 	Fn   *types.Func
-	Key  Callee
-	OK   bool
+}
+
+// Key is the callee's key: for a query method of an interface or a
+// wrapper, the driver method it stands for. It is not kept: the walk
+// meets thousands of calls, and few are queries.
+func (s *flowSite) Key() Callee {
+	_, key, _ := calleeKey(s.Fn)
+	if d, _, ok := dbtxCallee(s.Fn); ok {
+		return d
+	}
+	return key
 }
 
 // Parse parses the texts that look like SQL, once, in order, and indexes

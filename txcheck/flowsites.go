@@ -18,7 +18,7 @@ func (c *checker) observeSites() {
 		at, scope := fs.Site, fs.Site.Scope
 		switch n := fs.Node.(type) {
 		case *ast.CallExpr:
-			if fn := fs.Fn; fs.OK {
+			if fn := fs.Fn; fn != nil {
 				// Calls of module functions are recorded in every package:
 				// a package that reaches no database may still call, or
 				// retry, one that does (through an interface).
@@ -40,7 +40,7 @@ func (c *checker) observeSites() {
 					c.retrySites = append(c.retrySites, txflow.Retry{Pos: n.Pos()})
 				}
 				if c.DB {
-					c.observeCall(n, fn, fs.Key, at)
+					c.observeCall(n, fn, fs.Key(), at)
 				}
 			} else if scope != nil {
 				closure, loops := c.retryContext(at)
