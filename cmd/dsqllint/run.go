@@ -11,7 +11,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -291,15 +290,10 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests bool, tags str
 		code = exitFailure
 	}
 	if persistence(pkgs) {
-		// What type checking left behind is garbage now, and the heap's
-		// next goal doubles whatever it holds. Where a quarter of the
-		// packages or more reach a database, the analysis allocates in
-		// proportion to them: it starts
-		// from the loaded program alone (the synthetic 300x60 module's
-		// peak memory x1.40 -> x1.27 of the do-nothing analyzer, at the
-		// same time). Elsewhere (the standard library) the collection
-		// would only cost time.
-		runtime.GC()
+		// Where a quarter of the packages or more reach a database, the
+		// analysis allocates in proportion to them. Elsewhere (the
+		// standard library) a collection would only cost time.
+		analysisHeap()
 	}
 	analyzer.ModuleStage(a) // the module stage below joins every package
 	foreign := analyseHelpers(a, cfg, pkgs)
