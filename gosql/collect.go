@@ -376,6 +376,11 @@ func (c *Package) textOf(e ast.Expr) *sqltext.Text {
 			origins = append(origins, [2]token.Pos{r.Pos(), r.End()})
 			return
 		}
+		if v, r, ok := c.fixedVar(e); ok {
+			b.Opaque(v, e) // schema + "." + recordsTable
+			origins = append(origins, [2]token.Pos{r.Pos(), r.End()})
+			return
+		}
 		b.Opaque("%s", e) // a hole: normalised like a printf verb
 	}
 	add(e)
@@ -388,6 +393,73 @@ func (c *Package) textOf(e ast.Expr) *sqltext.Text {
 		return nil // the builder disagrees with the type checker; trust neither
 	}
 	return t
+}
+
+// fixedVar returns the value of the unexported package variable e names
+// when a constant string initialises it and nothing in the package
+// assigns it or takes its address (`var recordsTable = "records"`): it
+// is as fixed as a constant. The initialiser is returned too.
+func (c *Package) fixedVar(e ast.Expr) (string, ast.Expr, bool) {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return "", nil, false
+	}
+	v, ok := c.Pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.Exported() || v.Pkg() != c.Pass.Pkg || v.Parent() != c.Pass.Pkg.Scope() {
+		return "", nil, false
+	}
+	init := c.Defs[v]
+	if init == nil {
+		return "", nil, false
+	}
+	s := c.ConstString(init)
+	if s == nil || c.changedVars()[v] {
+		return "", nil, false
+	}
+	return *s, init, true
+}
+
+// changedVars are the package variables the package's code assigns,
+// steps or takes the address of (flag.StringVar(&table, ...)): found
+// once, and only for a text that names a package variable.
+func (c *Package) changedVars() map[*types.Var]bool {
+	if c.changed != nil {
+		return c.changed
+	}
+	c.changed = map[*types.Var]bool{}
+	info := c.Pass.TypesInfo
+	mark := func(e ast.Expr) {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok && v.Parent() == c.Pass.Pkg.Scope() {
+				c.changed[v] = true
+			}
+		}
+	}
+	for _, f := range c.Pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					mark(l)
+				}
+			case *ast.IncDecStmt:
+				mark(n.X)
+			case *ast.RangeStmt:
+				if n.Tok == token.ASSIGN {
+					mark(n.Key)
+					if n.Value != nil {
+						mark(n.Value)
+					}
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					mark(n.X)
+				}
+			}
+			return true
+		})
+	}
+	return c.changed
 }
 
 func (c *Package) ConstString(e ast.Expr) *string {

@@ -635,6 +635,8 @@ type Package struct {
 	builderSteps map[types.Object][]ast.Expr
 	// constReturns caches the constant strings a function returns.
 	constReturns map[*types.Func][]ast.Expr
+	// changed are the package variables the code changes (changedVars).
+	changed map[*types.Var]bool
 	// Queries, begins and flow findings feed the Go-flow rules.
 	Queries []*Query
 	// Scripts are the package's SQL texts as parsed.

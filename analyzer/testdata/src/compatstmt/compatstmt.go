@@ -59,3 +59,24 @@ func expressions(ctx context.Context, db *sql.DB, q string) {
 	db.QueryContext(ctx, "SELECT id FROM hosts WHERE $1::inet << '10.0.0.0/8'::inet", q)
 	fmt.Println("to_tsvector('english', body) is how PostgreSQL would do it")
 }
+
+// A table an unexported package variable names, which nothing in the
+// package changes, is as fixed as a constant; one the package sets at
+// run time, or hands out by address, is not known.
+var (
+	schemaName  = "app"
+	recordsName = "records"
+	scratchName = "scratch"
+	flagName    = "flagged"
+)
+
+func init() { scratchName = fmt.Sprint("scratch_", 1) }
+
+func setName(p *string) { *p = "other" }
+
+func clearRecords(ctx context.Context, db *sql.DB) {
+	setName(&flagName)
+	db.ExecContext(ctx, "DELETE FROM "+schemaName+"."+recordsName) // want `DSQL109 row-limit: DELETE from records without WHERE`
+	db.ExecContext(ctx, "DELETE FROM "+scratchName)
+	db.ExecContext(ctx, "DELETE FROM "+flagName)
+}
