@@ -634,6 +634,10 @@ func (b *builder) locks(root *pg.Node) []*Lock {
 		sel    *Select
 		clause *pg.LockingClause
 		order  int
+		// void: the clause locks nothing (PostgreSQL leaves the rows of
+		// a WITH query unlocked); its words are still paired, so that the
+		// next clause gets its own.
+		void bool
 	}
 	// Most statements lock nothing: find the clauses' words first and walk
 	// the tree (the costly part) only when there are some.
@@ -642,9 +646,13 @@ func (b *builder) locks(root *pg.Node) []*Lock {
 		return nil
 	}
 	var all []found
+	var ctes map[string]bool // the statement's WITH queries, made when a lock is met
 	walkSelects(root, func(s *pg.SelectStmt) {
 		if len(s.LockingClause) == 0 {
 			return
+		}
+		if ctes == nil {
+			ctes = cteNames(root)
 		}
 		sel := b.selectInfo(s)
 		order := len(b.text)
@@ -653,7 +661,7 @@ func (b *builder) locks(root *pg.Node) []*Lock {
 		}
 		for _, lc := range s.LockingClause {
 			if c := lc.GetLockingClause(); c != nil {
-				all = append(all, found{sel, c, order})
+				all = append(all, found{sel, c, order, readsOnlyCTEs(s, ctes)})
 			}
 		}
 	})
@@ -685,11 +693,53 @@ func (b *builder) locks(root *pg.Node) []*Lock {
 				break
 			}
 		}
+		if f.void && (l.Strength == ForUpdate || l.Strength == ForKeyShare) {
+			continue // (DSQL rejects the other strengths whatever they lock)
+		}
 		f.sel.Locks = append(f.sel.Locks, l)
 		locks = append(locks, l)
 	}
 	sort.SliceStable(locks, func(i, j int) bool { return locks[i].Span.Start < locks[j].Span.Start })
 	return locks
+}
+
+// cteNames are the names the statement's WITH clauses, at any depth,
+// give their queries.
+func cteNames(root *pg.Node) map[string]bool {
+	names := map[string]bool{}
+	walkMessages(root.ProtoReflect(), func(m protoMessage) {
+		if c, ok := m.Interface().(*pg.CommonTableExpr); ok {
+			names[strings.ToLower(c.Ctename)] = true
+		}
+	})
+	return names
+}
+
+// readsOnlyCTEs reports a SELECT whose every FROM item is a WITH query:
+// a locking clause there locks no row, as PostgreSQL applies it to the
+// tables of its FROM and not to WITH queries (lock inside the WITH
+// query instead).
+func readsOnlyCTEs(s *pg.SelectStmt, ctes map[string]bool) bool {
+	if len(s.FromClause) == 0 || len(ctes) == 0 {
+		return false
+	}
+	var only func(n *pg.Node) bool
+	only = func(n *pg.Node) bool {
+		switch {
+		case n.GetRangeVar() != nil:
+			rv := n.GetRangeVar()
+			return rv.Schemaname == "" && ctes[strings.ToLower(rv.Relname)]
+		case n.GetJoinExpr() != nil:
+			return only(n.GetJoinExpr().Larg) && only(n.GetJoinExpr().Rarg)
+		}
+		return false // a subquery or a function: its rows may be locked
+	}
+	for _, f := range s.FromClause {
+		if !only(f) {
+			return false
+		}
+	}
+	return true
 }
 
 func strengthOf(s pg.LockClauseStrength) Strength {

@@ -75,6 +75,15 @@ func lockScope(ctx context.Context, db *sql.Tx, ids []int64) {
 	db.QueryContext(ctx, "SELECT j.* FROM jobs j JOIN runs r ON r.job_id = j.id WHERE j.id = $1 FOR UPDATE OF j", 1)
 	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = $1 FOR KEY SHARE", 1)
 	db.QueryContext(ctx, "SELECT * FROM jobs WHERE id = ANY($1)", ids)
+
+	// A clause on a query that reads only WITH queries locks no row
+	// (PostgreSQL locks the rows inside the WITH query, judged there);
+	// FOR SHARE is refused whatever it locks.
+	db.QueryContext(ctx, `WITH due AS (SELECT id, run_at FROM jobs WHERE id = $1 FOR UPDATE),
+		late AS (SELECT id FROM due WHERE run_at < $2 FOR UPDATE SKIP LOCKED)
+		DELETE FROM jobs USING late WHERE jobs.id = late.id`, 1, 2)
+	db.QueryContext(ctx, `WITH due AS (SELECT id FROM jobs WHERE run_at < $1 FOR UPDATE) SELECT id FROM due`, 1) // want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins no row by key equality \(only a range\)`
+	db.QueryContext(ctx, `WITH due AS (SELECT id FROM jobs WHERE id = $1) SELECT id FROM due FOR SHARE`, 1)       // want `DSQL001 share-lock`
 }
 
 func waitPolicy(ctx context.Context, db *sql.Tx) {
