@@ -702,6 +702,17 @@ func (p Protocols) Claim() Evidence {
 	return p.Advisory
 }
 
+// Reader returns f for one goroutine: it shares f's records and keeps
+// its own cache of Of's answers. f is not to change while it is read.
+func (f *Fences) Reader() *Fences {
+	if f == nil {
+		return nil
+	}
+	r := *f
+	r.of = nil
+	return &r
+}
+
 // Of returns the fences the module shows on table.
 func (f *Fences) Of(k *Known, table string) Protocols {
 	if f == nil {

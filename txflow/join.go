@@ -3,9 +3,11 @@ package txflow
 import (
 	"fmt"
 	"go/token"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -296,13 +298,44 @@ func (m *Module) unfencedWrites() []Finding {
 		pos token.Pos
 		msg string
 	}
+	// The packages' writes are judged in parallel: the module stage runs
+	// after every package, on one core otherwise. Each package's verdicts
+	// read only its own state and the module's, which no longer changes.
+	var judged []int
+	for i, s := range m.sums {
+		if s.Writes != nil && s.FenceEnabled && !s.Foreign && (m.home == "" || s.Pkg == m.home) {
+			judged = append(judged, i)
+		}
+	}
+	verdicts := make([][]WriteVerdict, len(m.sums))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(judged)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			readers := map[string]*fencing.Fences{} // Of caches its answers: one cache per goroutine
+			for i := range next {
+				s := m.sums[i]
+				r, ok := readers[s.Module]
+				if !ok {
+					r = fences[s.Module].Reader()
+					readers[s.Module] = r
+				}
+				verdicts[i] = s.Writes(r, traced)
+			}
+		}()
+	}
+	for _, i := range judged {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	seen := map[key]bool{}
 	var out []Finding
-	for _, s := range m.sums {
-		if s.Writes == nil || !s.FenceEnabled || s.Foreign || m.home != "" && s.Pkg != m.home {
-			continue
-		}
-		for _, v := range s.Writes(fences[s.Module], traced) {
+	for _, i := range judged {
+		s := m.sums[i]
+		for _, v := range verdicts[i] {
 			d := v.Diag
 			switch {
 			case d == nil:
