@@ -88,6 +88,7 @@ func (c *Package) Collect() []*sqltext.Text {
 				inner = &Frame{fr.Scope, fr.Handed, append([]ast.Node{n.Body}, fr.Loops...)}
 			case *ast.RangeStmt:
 				inner = &Frame{fr.Scope, fr.Handed, append([]ast.Node{n.Body}, fr.Loops...)}
+				c.noteRangedList(n)
 			}
 			stack = append(stack, n)
 			if inner != nil {
@@ -393,6 +394,23 @@ func (c *Package) textOf(e ast.Expr) *sqltext.Text {
 		return nil // the builder disagrees with the type checker; trust neither
 	}
 	return t
+}
+
+// noteRangedList records the variable of a range over a list literal
+// (for _, q := range []string{...}): it runs each element in turn, and
+// the first stands for them (indirectText).
+func (c *Package) noteRangedList(r *ast.RangeStmt) {
+	id, ok := r.Value.(*ast.Ident)
+	lit, isLit := ast.Unparen(r.X).(*ast.CompositeLit)
+	if !ok || !isLit || r.Tok != token.DEFINE || len(lit.Elts) == 0 {
+		return
+	}
+	if obj := c.Pass.TypesInfo.Defs[id]; obj != nil {
+		if c.ranged == nil {
+			c.ranged = map[types.Object]ast.Expr{}
+		}
+		c.ranged[obj] = lit.Elts[0]
+	}
 }
 
 // fixedVar returns the value of the unexported package variable e names

@@ -255,6 +255,9 @@ func (c *Package) indirectText(arg ast.Expr) (sql *sqltext.Text) {
 		if !ok {
 			def, ok = c.current[obj]
 		}
+		if !ok {
+			def, ok = c.ranged[obj]
+		}
 		if ok {
 			s := ""
 			if t := c.textOf(def); t != nil {
@@ -637,6 +640,9 @@ type Package struct {
 	constReturns map[*types.Func][]ast.Expr
 	// changed are the package variables the code changes (changedVars).
 	changed map[*types.Var]bool
+	// ranged are the variables of ranges over list literals, each with
+	// the list's first element (noteRangedList).
+	ranged map[types.Object]ast.Expr
 	// Queries, begins and flow findings feed the Go-flow rules.
 	Queries []*Query
 	// Scripts are the package's SQL texts as parsed.

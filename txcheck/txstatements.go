@@ -41,6 +41,8 @@ type txRun struct {
 	call  *ast.CallExpr
 	via   string
 	stmts []txStmt
+	// loop is the loop that runs call again on the same transaction.
+	loop ast.Node
 }
 
 // handedDepth bounds how deep calls handing a transaction on are followed.
@@ -110,6 +112,9 @@ func (c *checker) transactionStatements(scripts map[*sqltext.Text]*sqlparse.Scri
 		}
 		if len(run.stmts) == 0 {
 			continue
+		}
+		if len(q.Loops) > 0 && slices.ContainsFunc(run.stmts, func(st txStmt) bool { return st.st.Facts.Class == sqlparse.ClassDDL }) {
+			run.loop = d.repeatingLoop(q.Loops, obj)
 		}
 		if d.direct[q.Scope] == nil {
 			d.direct[q.Scope] = map[types.Object][]txRun{}
@@ -361,7 +366,48 @@ func (d *txStatements) judge(obj types.Object, runs []txRun) {
 				dml = st
 			}
 		}
+		if r.loop != nil {
+			// The loop's second round runs a DDL statement again.
+			for i := range r.stmts {
+				if st := &r.stmts[i]; st.st.Facts.Class == sqlparse.ClassDDL {
+					d.reportLoop(obj, st, r.loop)
+					return
+				}
+			}
+		}
 	}
+}
+
+// repeatingLoop returns the innermost of loops (the bodies of those
+// around a call in its function, innermost first) that runs the call
+// more than once on the transaction obj: one that obj was declared
+// outside of, and not a range over a list literal of one element.
+func (d *txStatements) repeatingLoop(loops []ast.Node, obj types.Object) ast.Node {
+	for _, body := range loops {
+		if body.Pos() <= obj.Pos() && obj.Pos() < body.End() {
+			return nil // a transaction of each round
+		}
+		if f := d.FileOf(body.Pos()); f != nil {
+			path, _ := astutil.PathEnclosingInterval(f, body.Pos(), body.End())
+			if len(path) > 1 {
+				if r, ok := path[1].(*ast.RangeStmt); ok && r.Body == body {
+					if lit, ok := ast.Unparen(r.X).(*ast.CompositeLit); ok && len(lit.Elts) < 2 {
+						continue
+					}
+				}
+			}
+		}
+		return body
+	}
+	return nil
+}
+
+// reportLoop reports, at its call, a DDL statement a loop runs again on
+// one transaction.
+func (d *txStatements) reportLoop(obj types.Object, st *txStmt, loop ast.Node) {
+	msg := "this " + st.st.Facts.Tag + " runs on the transaction " + obj.Name() + " in a loop: from its second run on, it follows a DDL statement on the same transaction: " +
+		"Aurora DSQL allows one DDL statement per transaction (0A000 multiple ddl statements not supported in a transaction); commit in each round, or run each DDL statement in its own transaction"
+	d.reportGo("DSQL104", st.call.Pos(), st.call.End(), msg, nil, analysis.RelatedInformation{Pos: loop.Pos(), End: loop.Pos() + 1, Message: "the loop that runs it again"})
 }
 
 // exclusive reports calls of scope that no run makes both: in the two

@@ -155,3 +155,55 @@ func viaSession(s *session) {
 	s.Exec("CREATE TABLE t (id uuid PRIMARY KEY)")
 	s.Exec("INSERT INTO t (id) VALUES ($1)")
 }
+
+// DDL run in a loop on one transaction: from its second run on, it is a
+// second DDL statement in the transaction.
+func indexes(ctx context.Context, db *sql.DB, tables []string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	for _, q := range []string{
+		"CREATE INDEX ASYNC records_type_idx ON records (type)",
+		"CREATE INDEX ASYNC records_at_idx ON records (modified_at)",
+	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil { // want `DSQL104 ddl-transaction: this CREATE INDEX runs on the transaction tx in a loop: from its second run on, it follows a DDL statement on the same transaction: Aurora DSQL allows one DDL statement per transaction`
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+func dropAll(ctx context.Context, tx *sql.Tx, tables []string) {
+	for _, t := range tables {
+		tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+t) // want `DSQL104 ddl-transaction: this DROP TABLE runs on the transaction tx in a loop`
+	}
+}
+
+// Negatives: a transaction begun in each round of the loop; a loop that
+// runs once; a loop that writes rows.
+func indexEach(ctx context.Context, db *sql.DB, tables []string) error {
+	for _, t := range tables {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		tx.ExecContext(ctx, "CREATE INDEX ASYNC ON "+t+" (id)")
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func indexOnce(ctx context.Context, tx *sql.Tx) {
+	for _, q := range []string{"CREATE INDEX ASYNC records_kind_idx ON records (kind)"} {
+		tx.ExecContext(ctx, q)
+	}
+}
+
+func insertAll(ctx context.Context, tx *sql.Tx, rows []string) {
+	for _, r := range rows {
+		tx.ExecContext(ctx, "INSERT INTO records (id) VALUES ($1)", r)
+	}
+}
