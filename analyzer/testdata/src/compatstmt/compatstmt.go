@@ -80,3 +80,14 @@ func clearRecords(ctx context.Context, db *sql.DB) {
 	db.ExecContext(ctx, "DELETE FROM "+scratchName)
 	db.ExecContext(ctx, "DELETE FROM "+flagName)
 }
+
+// A table kept as one row (no key, and nothing picks its rows by a
+// column) is updated without WHERE because there is one row; a keyed
+// table is not, nor is a one-row table's DELETE.
+func versionRow(ctx context.Context, db *sql.DB) {
+	db.ExecContext(ctx, "CREATE TABLE migration_info (version bigint NOT NULL)")
+	db.ExecContext(ctx, "UPDATE migration_info SET version = $1", 2)
+	db.ExecContext(ctx, "DELETE FROM migration_info") // want `DSQL109 row-limit: DELETE from migration_info without WHERE`
+	db.ExecContext(ctx, "CREATE TABLE plans (id uuid PRIMARY KEY, tier text)")
+	db.ExecContext(ctx, "UPDATE plans SET tier = 'free'") // want `DSQL109 row-limit: UPDATE of plans without WHERE`
+}
