@@ -432,7 +432,15 @@ func (b *builder) insertSelect(ins *pg.InsertStmt) *InsertSelect {
 	if sel == nil || len(sel.ValuesLists) > 0 {
 		return nil
 	}
-	is := &InsertSelect{ReadsTable: readsTable(sel, 0), Limit: sel.LimitCount != nil || oneRow(sel)}
+	ctes := map[string]*pg.Node{}
+	for _, w := range []*pg.WithClause{ins.WithClause, sel.WithClause} {
+		for _, c := range w.GetCtes() {
+			if cte := c.GetCommonTableExpr(); cte != nil {
+				ctes[strings.ToLower(cte.Ctename)] = cte.Ctequery
+			}
+		}
+	}
+	is := &InsertSelect{ReadsTable: readsTable(sel, ctes, 0), Limit: sel.LimitCount != nil || oneRow(sel)}
 	if len(sel.FromClause) == 1 && sel.FromClause[0].GetRangeVar() != nil && sel.Op == pg.SetOperation_SETOP_NONE &&
 		len(sel.GroupClause) == 0 && sel.WhereClause != nil && !setReturning(sel.TargetList) {
 		is.From = b.table(sel.FromClause[0].GetRangeVar())
@@ -490,22 +498,37 @@ func oneRow(sel *pg.SelectStmt) bool {
 
 // readsTable reports whether a SELECT (or an arm of a set operation) reads
 // a relation in its FROM clause.
-func readsTable(sel *pg.SelectStmt, depth int) bool {
+//
+// A WITH query it names (ctes) reads a table when its SELECT does; an
+// INSERT ... VALUES RETURNING yields the rows it inserted, and any other
+// data-modifying WITH query counts as a table.
+func readsTable(sel *pg.SelectStmt, ctes map[string]*pg.Node, depth int) bool {
 	if sel == nil || depth > 50 {
 		return false
 	}
 	if sel.Larg != nil || sel.Rarg != nil {
-		return readsTable(sel.Larg, depth+1) || readsTable(sel.Rarg, depth+1)
+		return readsTable(sel.Larg, ctes, depth+1) || readsTable(sel.Rarg, ctes, depth+1)
 	}
 	var from func(n *pg.Node) bool
 	from = func(n *pg.Node) bool {
 		switch {
 		case n.GetRangeVar() != nil:
+			rv := n.GetRangeVar()
+			q, isCTE := ctes[strings.ToLower(rv.Relname)]
+			switch {
+			case !isCTE || rv.Schemaname != "":
+				return true
+			case q.GetSelectStmt() != nil:
+				return readsTable(q.GetSelectStmt(), ctes, depth+1)
+			case q.GetInsertStmt() != nil:
+				vs := q.GetInsertStmt().SelectStmt.GetSelectStmt()
+				return vs == nil || len(vs.ValuesLists) == 0
+			}
 			return true
 		case n.GetJoinExpr() != nil:
 			return from(n.GetJoinExpr().Larg) || from(n.GetJoinExpr().Rarg)
 		case n.GetRangeSubselect() != nil:
-			return readsTable(n.GetRangeSubselect().Subquery.GetSelectStmt(), depth+1)
+			return readsTable(n.GetRangeSubselect().Subquery.GetSelectStmt(), ctes, depth+1)
 		}
 		return false
 	}

@@ -48,6 +48,12 @@ func rowLimit(ctx context.Context, db *sql.DB, table, where string) {
 	db.ExecContext(ctx, "INSERT INTO tags (name) SELECT unnest($1::text[])", nil)
 	db.ExecContext(ctx, "DELETE FROM sessions "+where)
 	db.ExecContext(ctx, fmt.Sprintf("DELETE FROM %s WHERE id = $1", table), 1)
+
+	// A WITH query stands for what it reads: the rows an INSERT ... VALUES
+	// returned are bounded, those of a SELECT of a table are not.
+	db.ExecContext(ctx, `WITH object AS (INSERT INTO objects (name) VALUES ($1) RETURNING id)
+		INSERT INTO object_keys (object_id, k) SELECT id, keys.k FROM object, jsonb_to_recordset($2) keys (k text)`, "n", "[]")
+	db.ExecContext(ctx, `WITH old AS (SELECT * FROM events WHERE at < $1) INSERT INTO events_archive SELECT * FROM old`, 0) // want `DSQL109 row-limit: INSERT ... SELECT from a table with no LIMIT`
 }
 
 func expressions(ctx context.Context, db *sql.DB, q string) {
