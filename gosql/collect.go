@@ -197,7 +197,7 @@ func (c *Package) Collect() []*sqltext.Text {
 				if !c.isStringExpr(n.(ast.Expr)) || c.isOperand(stack) || c.isQueryArg(stack) || c.isMessage(stack) || c.nonSQLArg(stack) {
 					return true
 				}
-				if t := c.textOf(n.(ast.Expr)); t != nil {
+				if t := c.textWithTail(n.(ast.Expr), builderPiece(stack)); t != nil {
 					t.Scope = scope
 					t.Const = c.declared(stack)
 					texts = append(texts, t)
@@ -335,7 +335,28 @@ func Ident(e ast.Expr) *ast.Ident {
 // textOf builds the Text of a string expression: a literal, a constant
 // concatenation, or a concatenation with non-constant operands (written as
 // %s holes). It returns nil for expressions with no literal part.
-func (c *Package) textOf(e ast.Expr) *sqltext.Text {
+func (c *Package) textOf(e ast.Expr) *sqltext.Text { return c.textWithTail(e, nil) }
+
+// builderPiece returns the call that writes the node on top of stack
+// into a builder (b.WriteString("DELETE FROM orgs")), or nil: more of
+// the statement may follow it there (a helper's " WHERE ...").
+func builderPiece(stack []ast.Node) *ast.CallExpr {
+	if len(stack) < 2 {
+		return nil
+	}
+	call, ok := stack[len(stack)-2].(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 || call.Args[0] != stack[len(stack)-1] {
+		return nil
+	}
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "WriteString" {
+		return call
+	}
+	return nil
+}
+
+// textWithTail is textOf, followed, when tail is not nil, by a hole that
+// stands for what the code writes after it.
+func (c *Package) textWithTail(e ast.Expr, tail *ast.CallExpr) *sqltext.Text {
 	var b sqltext.Builder
 	var origins [][2]token.Pos // what the opaque pieces were written as
 	var consts []types.Object
@@ -388,11 +409,14 @@ func (c *Package) textOf(e ast.Expr) *sqltext.Text {
 	if !ok || literals == 0 {
 		return nil
 	}
-	t := b.Text()
-	t.Node, t.Origins, t.Consts = e, origins, consts
-	if v := c.ConstString(e); v != nil && *v != t.SQL {
+	if v := c.ConstString(e); v != nil && *v != b.String() {
 		return nil // the builder disagrees with the type checker; trust neither
 	}
+	if tail != nil {
+		b.Opaque("%s", tail)
+	}
+	t := b.Text()
+	t.Node, t.Origins, t.Consts = e, origins, consts
 	return t
 }
 

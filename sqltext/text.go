@@ -150,6 +150,14 @@ func (b *Builder) Opaque(s string, e ast.Node) {
 	b.pieces = append(b.pieces, Piece{Start: start, End: start + len(s), Pos: e.Pos(), EndPos: e.End(), Opaque: true, Expr: x})
 }
 
+// String is the text assembled so far.
+func (b *Builder) String() string {
+	if len(b.pieces) <= 1 {
+		return b.one
+	}
+	return string(b.sql)
+}
+
 func (b *Builder) Text() *Text {
 	if len(b.pieces) <= 1 {
 		return &Text{SQL: b.one, Pieces: b.pieces}

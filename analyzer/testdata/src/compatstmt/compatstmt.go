@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 )
 
 func multiStatement(ctx context.Context, db *sql.DB) {
@@ -96,4 +97,19 @@ func versionRow(ctx context.Context, db *sql.DB) {
 	db.ExecContext(ctx, "DELETE FROM migration_info") // want `DSQL109 row-limit: DELETE from migration_info without WHERE`
 	db.ExecContext(ctx, "CREATE TABLE plans (id uuid PRIMARY KEY, tier text)")
 	db.ExecContext(ctx, "UPDATE plans SET tier = 'free'") // want `DSQL109 row-limit: UPDATE of plans without WHERE`
+}
+
+// A statement a builder assembles: what follows a piece written into it
+// may be written elsewhere (a helper's WHERE). The same text run whole
+// is reported.
+type statementBuilder struct{ strings.Builder }
+
+func writeCondition(b *statementBuilder, cond string) { b.WriteString(" WHERE " + cond) }
+
+func deleteOrg(ctx context.Context, db *sql.DB, id string) {
+	var b statementBuilder
+	b.WriteString("DELETE FROM organizations")
+	writeCondition(&b, "id = $1")
+	db.ExecContext(ctx, b.String(), id)
+	db.ExecContext(ctx, "DELETE FROM organizations") // want `DSQL109 row-limit: DELETE from organizations without WHERE`
 }
