@@ -132,6 +132,7 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 		down   bool
 	}
 	runnerCfg := map[runnerFile]*rules.Config{} // the files a migration tool the module requires applies whole
+	var execFileCfg *rules.Config               // the embedded files the package's Go code runs whole
 	// A literal clause is also a text of its own when a builder's rendering
 	// holds it (squirrel's Suffix("FOR SHARE")): one finding at its place.
 	type reported struct {
@@ -158,7 +159,12 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 		if t.Node == nil {
 			ctx.Config = sqlFileCfg // a .sql file runs as its migration runner applies it
 			if cfg.MigrationTx == rules.TxAuto {
-				if f := c.Pass.Fset.File(t.Pos(0, false)); f != nil {
+				if f := c.Pass.Fset.File(t.Pos(0, false)); f != nil && c.RunWhole(f.Name()) {
+					if execFileCfg == nil {
+						execFileCfg = cfg.ForRunner(rules.RunnerExec, false)
+					}
+					ctx.Config = execFileCfg // embedded, and run whole by one Exec of the package
+				} else if f != nil {
 					name := filepath.Base(f.Name())
 					if r := rules.FileRunner(c.Settings.Requires, name, t.SQL); r != "" {
 						key := runnerFile{r, strings.HasSuffix(name, ".down.sql")}

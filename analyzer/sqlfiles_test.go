@@ -132,3 +132,24 @@ func TestTemplatedSQLFile(t *testing.T) {
 		t.Errorf("findings at %v, want %v", got, want)
 	}
 }
+
+// An embedded file the package runs whole with one Exec is one implicit
+// transaction; one it splits runs statement by statement.
+func TestEmbeddedRunWhole(t *testing.T) {
+	var r recorder
+	results := analysistest.Run(&r, analysistest.TestData(), analyzer.New(), "embedexec")
+	for _, e := range r.errs {
+		if !strings.Contains(e, ".sql:") {
+			t.Error(e)
+		}
+	}
+	dir := filepath.Join(analysistest.TestData(), "src", "embedexec")
+	var files []string
+	for _, f := range []string{"setup.sql", "steps.sql"} {
+		abs, _ := filepath.Abs(filepath.Join(dir, f))
+		files = append(files, abs)
+	}
+	for _, res := range results {
+		checkSQLWants(t, res.Pass.Fset, res.Diagnostics, files)
+	}
+}

@@ -1,7 +1,9 @@
 package gosql
 
 import (
+	"go/ast"
 	"go/token"
+	"go/types"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,6 +41,58 @@ func (c *Package) Embedded() []*sqltext.Text {
 		}
 	}
 	return texts
+}
+
+// RunWhole reports an embedded .sql file that a query call of the
+// package runs as one string (db.ExecContext(ctx, schemaSQL), where
+// //go:embed schema.sql declares schemaSQL): one Exec, one implicit
+// transaction for all its statements.
+func (c *Package) RunWhole(name string) bool {
+	if c.runWhole == nil {
+		c.runWhole = map[string]bool{}
+		files := c.embeddedVars()
+		for _, q := range c.Queries {
+			arg := ast.Unparen(q.arg)
+			if conv, ok := arg.(*ast.CallExpr); ok && len(conv.Args) == 1 && c.Pass.TypesInfo.Types[conv.Fun].IsType() {
+				arg = ast.Unparen(conv.Args[0]) // string(schemaSQL)
+			}
+			if id, ok := arg.(*ast.Ident); ok {
+				if f, ok := files[c.Pass.TypesInfo.Uses[id]]; ok {
+					c.runWhole[f] = true
+				}
+			}
+		}
+	}
+	return c.runWhole[name]
+}
+
+// embeddedVars maps the package variables //go:embed fills with one .sql
+// file to that file.
+func (c *Package) embeddedVars() map[types.Object]string {
+	out := map[types.Object]string{}
+	for _, f := range c.Pass.Files {
+		dir := filepath.Dir(c.Pass.Fset.File(f.Pos()).Name())
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR || gd.Doc == nil || len(gd.Specs) != 1 {
+				continue
+			}
+			vs, ok := gd.Specs[0].(*ast.ValueSpec)
+			if !ok || len(vs.Names) != 1 {
+				continue
+			}
+			for _, cm := range gd.Doc.List {
+				if patterns, ok := strings.CutPrefix(cm.Text, "//go:embed "); ok {
+					if names := embedFiles(dir, patterns); len(names) == 1 {
+						if obj := c.Pass.TypesInfo.Defs[vs.Names[0]]; obj != nil {
+							out[obj] = names[0]
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // embedFiles expands //go:embed patterns to the .sql files they name.

@@ -640,6 +640,9 @@ type Package struct {
 	constReturns map[*types.Func][]ast.Expr
 	// changed are the package variables the code changes (changedVars).
 	changed map[*types.Var]bool
+	// runWhole are the embedded .sql files a query call runs as one
+	// string (RunWhole).
+	runWhole map[string]bool
 	// ranged are the variables of ranges over list literals, each with
 	// the list's first element (noteRangedList).
 	ranged map[types.Object]ast.Expr

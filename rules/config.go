@@ -64,6 +64,10 @@ const (
 	// RunnerPop: pop (and Ory's popx) runs a file (NNN_name.up.sql,
 	// NNN_name.postgres.up.sql) in one transaction, with its version row.
 	RunnerPop = "pop"
+	// RunnerExec: the package's own Go code runs the file, embedded with
+	// //go:embed, as one string in one Exec call: one implicit
+	// transaction.
+	RunnerExec = "exec"
 )
 
 // FileRunner returns the tool, of those the module requires (its go.mod

@@ -83,7 +83,7 @@ func lockScope(ctx context.Context, db *sql.Tx, ids []int64) {
 		late AS (SELECT id FROM due WHERE run_at < $2 FOR UPDATE SKIP LOCKED)
 		DELETE FROM jobs USING late WHERE jobs.id = late.id`, 1, 2)
 	db.QueryContext(ctx, `WITH due AS (SELECT id FROM jobs WHERE run_at < $1 FOR UPDATE) SELECT id FROM due`, 1) // want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins no row by key equality \(only a range\)`
-	db.QueryContext(ctx, `WITH due AS (SELECT id FROM jobs WHERE id = $1) SELECT id FROM due FOR SHARE`, 1)       // want `DSQL001 share-lock`
+	db.QueryContext(ctx, `WITH due AS (SELECT id FROM jobs WHERE id = $1) SELECT id FROM due FOR SHARE`, 1)      // want `DSQL001 share-lock`
 }
 
 func waitPolicy(ctx context.Context, db *sql.Tx) {
