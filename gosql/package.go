@@ -706,10 +706,10 @@ type flowSite struct {
 // wrapper, the driver method it stands for. It is not kept: the walk
 // meets thousands of calls, and few are queries.
 func (s *flowSite) Key() Callee {
-	_, key, _ := calleeKey(s.Fn)
 	if d, _, ok := dbtxCallee(s.Fn); ok {
 		return d
 	}
+	_, key, _ := calleeKey(s.Fn)
 	return key
 }
 

@@ -378,26 +378,30 @@ func (d *txStatements) judge(obj types.Object, runs []txRun) {
 	}
 }
 
-// repeatingLoop returns the innermost of loops (the bodies of those
-// around a call in its function, innermost first) that runs the call
-// more than once on the transaction obj: one that obj was declared
+// repeatingLoop returns the innermost loop statement around a call (of
+// loops, the bodies of those in its function, innermost first) that runs
+// it more than once on the transaction obj: one that obj was declared
 // outside of, and not a range over a list literal of one element.
 func (d *txStatements) repeatingLoop(loops []ast.Node, obj types.Object) ast.Node {
 	for _, body := range loops {
 		if body.Pos() <= obj.Pos() && obj.Pos() < body.End() {
 			return nil // a transaction of each round
 		}
+		loop := body
 		if f := d.FileOf(body.Pos()); f != nil {
-			path, _ := astutil.PathEnclosingInterval(f, body.Pos(), body.End())
-			if len(path) > 1 {
-				if r, ok := path[1].(*ast.RangeStmt); ok && r.Body == body {
-					if lit, ok := ast.Unparen(r.X).(*ast.CompositeLit); ok && len(lit.Elts) < 2 {
+			if path, _ := astutil.PathEnclosingInterval(f, body.Pos(), body.End()); len(path) > 1 {
+				switch l := path[1].(type) {
+				case *ast.RangeStmt:
+					if lit, ok := ast.Unparen(l.X).(*ast.CompositeLit); ok && len(lit.Elts) < 2 {
 						continue
 					}
+					loop = l
+				case *ast.ForStmt:
+					loop = l
 				}
 			}
 		}
-		return body
+		return loop
 	}
 	return nil
 }
@@ -407,7 +411,7 @@ func (d *txStatements) repeatingLoop(loops []ast.Node, obj types.Object) ast.Nod
 func (d *txStatements) reportLoop(obj types.Object, st *txStmt, loop ast.Node) {
 	msg := "this " + st.st.Facts.Tag + " runs on the transaction " + obj.Name() + " in a loop: from its second run on, it follows a DDL statement on the same transaction: " +
 		"Aurora DSQL allows one DDL statement per transaction (0A000 multiple ddl statements not supported in a transaction); commit in each round, or run each DDL statement in its own transaction"
-	d.reportGo("DSQL104", st.call.Pos(), st.call.End(), msg, nil, analysis.RelatedInformation{Pos: loop.Pos(), End: loop.Pos() + 1, Message: "the loop that runs it again"})
+	d.reportGo("DSQL104", st.call.Pos(), st.call.End(), msg, nil, analysis.RelatedInformation{Pos: loop.Pos(), Message: "the loop that runs it again"})
 }
 
 // exclusive reports calls of scope that no run makes both: in the two
