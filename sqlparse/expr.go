@@ -414,6 +414,13 @@ func guardRereads(clause *pg.Node, t Table) bool {
 	}
 	flatten(clause)
 	for _, n := range conj {
+		if be := n.GetBoolExpr(); be != nil && be.Boolop == pg.BoolExprType_NOT_EXPR && len(be.Args) == 1 {
+			if sl := be.Args[0].GetSubLink(); sl != nil && sl.SubLinkType == pg.SubLinkType_ANY_SUBLINK {
+				if _, ok := targetColumn(sl.Testexpr, t); ok {
+					continue // id NOT IN (SELECT id ... LIMIT n): the rows it keeps, as IN picks them
+				}
+			}
+		}
 		if sl := n.GetSubLink(); sl != nil && sl.SubLinkType == pg.SubLinkType_ANY_SUBLINK {
 			continue // c IN (SELECT ...), (a, b) IN (SELECT ...)
 		}
