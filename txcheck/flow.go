@@ -571,16 +571,77 @@ func (c *checker) isolationOption(lit *ast.CompositeLit, field string, ok, seria
 		if key, _ := kv.Key.(*ast.Ident); key == nil || key.Name != field {
 			continue
 		}
-		tv := c.Pass.TypesInfo.Types[kv.Value]
-		if tv.Value == nil || ok(tv.Value) {
+		v := c.Pass.TypesInfo.Types[kv.Value].Value
+		var fix *analysis.SuggestedFix
+		if v != nil {
+			fix = &analysis.SuggestedFix{Message: "Drop the " + field + " option", TextEdits: []analysis.TextEdit{c.dropElement(lit, i)}}
+		} else if v = c.translatedLevel(kv.Value); v == nil {
 			continue
 		}
-		if serializable(tv.Value) && scope != nil {
+		if ok(v) {
+			continue
+		}
+		if serializable(v) && scope != nil {
 			c.serializable = append(c.serializable, scopedPos{kv.Pos(), scope})
 		}
-		fix := &analysis.SuggestedFix{Message: "Drop the " + field + " option", TextEdits: []analysis.TextEdit{c.dropElement(lit, i)}}
 		c.reportGo("DSQL009", kv.Pos(), kv.End(), rules.IsolationMessage(field+":", types.ExprString(kv.Value)), fix)
 	}
+}
+
+// translatedLevel returns the driver's level a call of the package's own
+// translation function returns for a constant argument
+// (isolationToSQL(ReadCommitted), where a switch on the parameter returns
+// sql.LevelReadCommitted in that case): the case holding the argument,
+// else the default case, else the first statement after the switch,
+// returns a constant. Nil when that is not how the function reads.
+func (c *checker) translatedLevel(e ast.Expr) constant.Value {
+	info := c.Pass.TypesInfo
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil
+	}
+	arg := info.Types[call.Args[0]].Value
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	fd := c.Funcs[fn]
+	if arg == nil || fd == nil || fd.Body == nil || fd.Type.Params.NumFields() != 1 || len(fd.Type.Params.List[0].Names) != 1 {
+		return nil
+	}
+	param := info.Defs[fd.Type.Params.List[0].Names[0]]
+	returned := func(stmts []ast.Stmt) constant.Value {
+		if len(stmts) == 0 {
+			return nil
+		}
+		if r, ok := stmts[0].(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+			return info.Types[r.Results[0]].Value
+		}
+		return nil
+	}
+	for i, st := range fd.Body.List {
+		sw, ok := st.(*ast.SwitchStmt)
+		if !ok || sw.Init != nil || sw.Tag == nil {
+			continue
+		}
+		if id, ok := ast.Unparen(sw.Tag).(*ast.Ident); !ok || info.Uses[id] != param {
+			continue
+		}
+		var def *ast.CaseClause
+		for _, s := range sw.Body.List {
+			cc := s.(*ast.CaseClause)
+			if cc.List == nil {
+				def = cc
+			}
+			for _, x := range cc.List {
+				if xv := info.Types[x].Value; xv != nil && xv.Kind() == arg.Kind() && constant.Compare(xv, token.EQL, arg) {
+					return returned(cc.Body)
+				}
+			}
+		}
+		if def != nil {
+			return returned(def.Body)
+		}
+		return returned(fd.Body.List[i+1:])
+	}
+	return nil
 }
 
 // dropElement deletes element i of a composite literal with its comma.

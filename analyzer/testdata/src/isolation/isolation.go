@@ -107,3 +107,28 @@ func relax(s *store) {
 	s.iso = pgx.RepeatableRead
 	s.opts = sql.LevelDefault
 }
+
+// The project's own levels, translated into the driver's by a switch:
+// a constant argument selects what the call returns.
+type level int
+
+const (
+	readCommitted level = iota
+	repeatableRead
+)
+
+func isolationToSQL(l level) sql.IsolationLevel {
+	switch l {
+	case readCommitted:
+		return sql.LevelReadCommitted
+	case repeatableRead:
+		return sql.LevelRepeatableRead
+	}
+	return sql.LevelSerializable
+}
+
+func push(ctx context.Context, db *sql.DB, l level) {
+	db.BeginTx(ctx, &sql.TxOptions{Isolation: isolationToSQL(readCommitted)}) // want `DSQL009 isolation-level: Isolation: isolationToSQL\(readCommitted\)`
+	db.BeginTx(ctx, &sql.TxOptions{Isolation: isolationToSQL(repeatableRead)})
+	db.BeginTx(ctx, &sql.TxOptions{Isolation: isolationToSQL(l)}) // the caller chooses
+}
