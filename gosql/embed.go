@@ -74,18 +74,27 @@ func (c *Package) embeddedVars() map[types.Object]string {
 		dir := filepath.Dir(c.Pass.Fset.File(f.Pos()).Name())
 		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.VAR || gd.Doc == nil || len(gd.Specs) != 1 {
+			if !ok || gd.Tok != token.VAR {
 				continue
 			}
-			vs, ok := gd.Specs[0].(*ast.ValueSpec)
-			if !ok || len(vs.Names) != 1 {
-				continue
-			}
-			for _, cm := range gd.Doc.List {
-				if patterns, ok := strings.CutPrefix(cm.Text, "//go:embed "); ok {
-					if names := embedFiles(dir, patterns); len(names) == 1 {
-						if obj := c.Pass.TypesInfo.Defs[vs.Names[0]]; obj != nil {
-							out[obj] = names[0]
+			for _, sp := range gd.Specs {
+				vs, ok := sp.(*ast.ValueSpec)
+				if !ok || len(vs.Names) != 1 {
+					continue
+				}
+				doc := vs.Doc // the spec's own, in a var ( ... ) block
+				if doc == nil && len(gd.Specs) == 1 {
+					doc = gd.Doc
+				}
+				if doc == nil {
+					continue
+				}
+				for _, cm := range doc.List {
+					if patterns, ok := strings.CutPrefix(cm.Text, "//go:embed "); ok {
+						if names := embedFiles(dir, patterns); len(names) == 1 {
+							if obj := c.Pass.TypesInfo.Defs[vs.Names[0]]; obj != nil {
+								out[obj] = names[0]
+							}
 						}
 					}
 				}

@@ -10,8 +10,10 @@ import (
 	"strings"
 )
 
-//go:embed setup.sql
-var setupSQL string
+var (
+	//go:embed setup.sql
+	setupSQL string
+)
 
 //go:embed steps.sql
 var stepsSQL string
