@@ -51,17 +51,16 @@ func pinsOneRow(cfg *Config, is *sqlparse.InsertSelect) bool {
 }
 
 // oneRowTable reports a table kept as one row (a migration version, a
-// checkpoint): the schema gives it no key, and no statement of the
-// package picks its rows by a column. Such a table's updates have no
-// WHERE because there is one row to write.
+// checkpoint): the package creates it in its own Go strings with no key,
+// and no statement of the package picks its rows by a column. Such a
+// table's updates have no WHERE because there is one row to write. A
+// table of the project's schema files is not judged so: other code (an
+// ORM) may pick its rows.
 func oneRowTable(ctx *Context, table sqlparse.Table) bool {
-	if table.Unknown() {
+	if table.Unknown() || ctx.Fences == nil || ctx.Fences.Local == nil {
 		return false
 	}
-	t := tableOf(ctx.Config, table)
-	if t == nil && ctx.Fences != nil && ctx.Fences.Local != nil {
-		t = ctx.Fences.Local.Table(table.Schema, table.Name)
-	}
+	t := ctx.Fences.Local.Table(table.Schema, table.Name)
 	if t == nil || len(t.Keys()) > 0 {
 		return false
 	}
