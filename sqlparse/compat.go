@@ -432,15 +432,7 @@ func (b *builder) insertSelect(ins *pg.InsertStmt) *InsertSelect {
 	if sel == nil || len(sel.ValuesLists) > 0 {
 		return nil
 	}
-	ctes := map[string]*pg.Node{}
-	for _, w := range []*pg.WithClause{ins.WithClause, sel.WithClause} {
-		for _, c := range w.GetCtes() {
-			if cte := c.GetCommonTableExpr(); cte != nil {
-				ctes[strings.ToLower(cte.Ctename)] = cte.Ctequery
-			}
-		}
-	}
-	is := &InsertSelect{ReadsTable: readsTable(sel, ctes, 0), Limit: sel.LimitCount != nil || oneRow(sel)}
+	is := &InsertSelect{ReadsTable: readsTable(sel, withQueries(ins.ProtoReflect()), 0), Limit: sel.LimitCount != nil || oneRow(sel)}
 	if len(sel.FromClause) == 1 && sel.FromClause[0].GetRangeVar() != nil && sel.Op == pg.SetOperation_SETOP_NONE &&
 		len(sel.GroupClause) == 0 && sel.WhereClause != nil && !setReturning(sel.TargetList) {
 		is.From = b.table(sel.FromClause[0].GetRangeVar())

@@ -646,13 +646,13 @@ func (b *builder) locks(root *pg.Node) []*Lock {
 		return nil
 	}
 	var all []found
-	var ctes map[string]bool // the statement's WITH queries, made when a lock is met
+	var ctes map[string]*pg.Node // the statement's WITH queries, made when a lock is met
 	walkSelects(root, func(s *pg.SelectStmt) {
 		if len(s.LockingClause) == 0 {
 			return
 		}
 		if ctes == nil {
-			ctes = cteNames(root)
+			ctes = withQueries(root.ProtoReflect())
 		}
 		sel := b.selectInfo(s)
 		order := len(b.text)
@@ -703,23 +703,23 @@ func (b *builder) locks(root *pg.Node) []*Lock {
 	return locks
 }
 
-// cteNames are the names the statement's WITH clauses, at any depth,
-// give their queries.
-func cteNames(root *pg.Node) map[string]bool {
-	names := map[string]bool{}
-	walkMessages(root.ProtoReflect(), func(m protoMessage) {
+// withQueries are the queries the WITH clauses of a statement, at any
+// depth, name.
+func withQueries(m protoMessage) map[string]*pg.Node {
+	out := map[string]*pg.Node{}
+	walkMessages(m, func(m protoMessage) {
 		if c, ok := m.Interface().(*pg.CommonTableExpr); ok {
-			names[strings.ToLower(c.Ctename)] = true
+			out[strings.ToLower(c.Ctename)] = c.Ctequery
 		}
 	})
-	return names
+	return out
 }
 
 // readsOnlyCTEs reports a SELECT whose every FROM item is a WITH query:
 // a locking clause there locks no row, as PostgreSQL applies it to the
 // tables of its FROM and not to WITH queries (lock inside the WITH
 // query instead).
-func readsOnlyCTEs(s *pg.SelectStmt, ctes map[string]bool) bool {
+func readsOnlyCTEs(s *pg.SelectStmt, ctes map[string]*pg.Node) bool {
 	if len(s.FromClause) == 0 || len(ctes) == 0 {
 		return false
 	}
@@ -728,7 +728,8 @@ func readsOnlyCTEs(s *pg.SelectStmt, ctes map[string]bool) bool {
 		switch {
 		case n.GetRangeVar() != nil:
 			rv := n.GetRangeVar()
-			return rv.Schemaname == "" && ctes[strings.ToLower(rv.Relname)]
+			_, isCTE := ctes[strings.ToLower(rv.Relname)]
+			return rv.Schemaname == "" && isCTE
 		case n.GetJoinExpr() != nil:
 			return only(n.GetJoinExpr().Larg) && only(n.GetJoinExpr().Rarg)
 		}
