@@ -2,6 +2,7 @@ package modconf_test
 
 import (
 	"go/ast"
+	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -9,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/dsqllint/dsqllint/modconf"
 )
@@ -95,6 +98,37 @@ func Timeout(ctx context.Context) int                                    { retur
 	for name, w := range want {
 		if got := modconf.HelperCall(pkg.Scope().Lookup(name).(*types.Func)); got != w {
 			t.Errorf("HelperCall(%s) = %v, want %v", name, got, w)
+		}
+	}
+}
+
+// TestLibrary: the packages whose summary no package joins. go vet before
+// Go 1.27 hands the standard library over with no module, so its
+// directory must say so: net/http's summary alone was 390 kB of every
+// fact above it on Temporal's persistence tree.
+func TestLibrary(t *testing.T) {
+	pass := func(name string, module *analysis.Module) *analysis.Pass {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, name, "package p\n", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &analysis.Pass{Fset: fset, Files: []*ast.File{f}, Module: module}
+	}
+	root := t.TempDir()
+	cases := []struct {
+		name string
+		pass *analysis.Pass
+		want bool
+	}{
+		{"standard library, no module (go vet before Go 1.27)", pass(filepath.Join(build.Default.GOROOT, "src", "net", "http", "server.go"), nil), true},
+		{"standard library, module std", pass(filepath.Join(build.Default.GOROOT, "src", "net", "http", "server.go"), &analysis.Module{Path: "std"}), true},
+		{"the repository's package, no module", pass(filepath.Join(root, "store", "store.go"), nil), false},
+		{"the repository's package", pass(filepath.Join(root, "store", "store.go"), &analysis.Module{Path: "example.com/app"}), false},
+	}
+	for _, c := range cases {
+		if got := modconf.Library(c.pass); got != c.want {
+			t.Errorf("%s: Library = %v, want %v", c.name, got, c.want)
 		}
 	}
 }

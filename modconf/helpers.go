@@ -27,7 +27,18 @@ func Library(pass *analysis.Pass) bool {
 	for _, f := range pass.Files {
 		names = append(names, pass.Fset.File(f.Pos()).Name())
 	}
+	if len(names) > 0 && standard(filepath.Dir(names[0])) {
+		// go vet before Go 1.27 names no module for the standard
+		// library, whose directory is no module cache either.
+		return true
+	}
 	return len(names) > 0 && !inRepository(filepath.Dir(names[0])) && !Helper(names, true)
+}
+
+// standard reports a directory of the standard library.
+func standard(dir string) bool {
+	goroot := build.Default.GOROOT
+	return goroot != "" && within(filepath.Join(goroot, "src"), dir)
 }
 
 // Helper reports whether a package outside the packages linted, with Go
@@ -46,7 +57,7 @@ func Helper(names []string, imported bool) bool {
 		return false
 	}
 	dir := filepath.Dir(names[0])
-	if goroot := build.Default.GOROOT; goroot != "" && within(filepath.Join(goroot, "src"), dir) {
+	if standard(dir) {
 		return false
 	}
 	repo := inRepository(dir)
