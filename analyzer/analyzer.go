@@ -82,6 +82,9 @@ func run(s *modconf.Settings, sites, tx *analysis.Analyzer, pass *analysis.Pass)
 		return (*txflow.Summary)(nil), nil
 	}
 	ms := p.Settings
+	if ms.FactsOnly {
+		return res.Summary, errors.Join(p.Err, res.Err)
+	}
 	if ms.File != nil && len(ms.File.Excludes) > 0 {
 		pass = ms.Excluding(pass)
 	}

@@ -46,6 +46,15 @@ func WithoutFixes(a *analysis.Analyzer) {
 	}
 }
 
+// FactsOnly tells a that its driver runs it on the package only for its
+// facts (go vet on a dependency, unitchecker's VetxOnly): the package's
+// summary is made and exported, its findings are not looked for.
+func FactsOnly(a *analysis.Analyzer) {
+	if s, ok := staged.Load(a); ok {
+		s.(stage).settings.FactsOnly = true
+	}
+}
+
 // Explaining tells a that the dsqllint command answers -why: the writes
 // the module stage leaves alone keep why.
 func Explaining(a *analysis.Analyzer) {

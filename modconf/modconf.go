@@ -81,6 +81,10 @@ type Settings struct {
 	// Explain says the dsqllint command answers -why: the module stage
 	// keeps why it left each write alone.
 	Explain bool
+	// FactsOnly says the driver runs the analyzer on the package only for
+	// the facts its importers read (go vet on a dependency): its
+	// findings would be thrown away, so they are not looked for.
+	FactsOnly bool
 	// Helpers are the packages outside the module the dsqllint command
 	// analysed first (Helpers), shared by every module's settings.
 	Helpers *atomic.Pointer[map[string]bool]
@@ -288,6 +292,7 @@ func (s *Settings) load(root string) (*Settings, error) {
 	ms.ModuleStage = s.ModuleStage
 	ms.NoFixes = s.NoFixes
 	ms.Explain = s.Explain
+	ms.FactsOnly = s.FactsOnly
 	ms.Helpers = s.Helpers
 	fs := flag.NewFlagSet("dsqllint", flag.ContinueOnError)
 	ms.Register(fs)

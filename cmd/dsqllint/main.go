@@ -21,6 +21,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 
@@ -38,10 +39,32 @@ func main() {
 	if vetProtocol(args) {
 		// go vet / go fix: singlechecker hands the .cfg to unitchecker and
 		// answers -V=full and -flags, keeping analyzer flags unprefixed.
+		if factsOnly(args) {
+			analyzer.FactsOnly(analyzer.Analyzer)
+		}
 		singlechecker.Main(analyzer.Analyzer)
 		return
 	}
 	os.Exit(run(analyzer.Analyzer, args))
+}
+
+// factsOnly reports a go vet run on a dependency of the packages vetted:
+// the go command wants only its facts (unitchecker's VetxOnly) and throws
+// its findings away. A .cfg that cannot be read is left to unitchecker to
+// report.
+func factsOnly(args []string) bool {
+	for _, a := range args {
+		if !strings.HasSuffix(a, ".cfg") {
+			continue
+		}
+		data, err := os.ReadFile(a)
+		if err != nil {
+			return false
+		}
+		var cfg struct{ VetxOnly bool }
+		return json.Unmarshal(data, &cfg) == nil && cfg.VetxOnly
+	}
+	return false
 }
 
 // vetProtocol reports an invocation by the go command: a single .cfg file,
