@@ -102,7 +102,7 @@ func (c *linter) judgeWithImports(held *heldReports, texts []*sqltext.Text) {
 	if c.Pass.Pkg == nil || c.tx.Summary == nil {
 		return // nothing to join: the deferred flush reports them
 	}
-	m := txflow.JoinPackage(c.Pass.Fset, c.Pass.Pkg.Path(), append([]*txflow.Summary{c.tx.Summary}, txcheck.Carried(nil, c.tx.Imported)...))
+	m := txflow.JoinPackage(c.Pass.Fset, c.Pass.Pkg.Path(), append([]*txflow.Summary{c.tx.Summary}, txcheck.Imported(c.Pass.Fset, c.tx.Imported)...))
 	mine := map[string]bool{}
 	for _, f := range c.Pass.Files {
 		mine[c.Pass.Fset.File(f.Pos()).Name()] = true

@@ -3,6 +3,7 @@ package txcheck
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"maps"
 	"reflect"
@@ -58,7 +59,7 @@ type checker struct {
 	methods map[*types.Pointer][]*types.Func
 	// imported are the summaries the imports carry, by package
 	// (importedSummaries).
-	imported map[string]*txflow.Summary
+	imported map[string]*txflow.Carried
 	// serializable are the SERIALIZABLE isolation options the package's
 	// functions set (DSQL003 weighs the guards of their transactions).
 	serializable []scopedPos
@@ -96,18 +97,19 @@ func (c *checker) helperPkg(p *types.Package) bool {
 }
 
 // importedSummaries returns, by package, the summaries the package's
-// imports carry and it joins; read once.
-func (c *checker) importedSummaries() map[string]*txflow.Summary {
+// imports carry and it joins, still encoded if they came encoded; read
+// once.
+func (c *checker) importedSummaries() map[string]*txflow.Carried {
 	if c.imported != nil || c.Pass.Pkg == nil || c.txPass.ImportPackageFact == nil {
 		return c.imported
 	}
-	c.imported = map[string]*txflow.Summary{}
+	c.imported = map[string]*txflow.Carried{}
 	for _, imp := range c.Pass.Pkg.Imports() {
 		var f txflow.Fact
 		if !c.txPass.ImportPackageFact(imp, &f) {
 			continue
 		}
-		for _, s := range f.Summaries(c.Pass.Fset) {
+		for _, s := range f.Carried() {
 			if _, seen := c.imported[s.Pkg]; !seen && s.Pkg != c.Pass.Pkg.Path() && c.joined(s) {
 				c.imported[s.Pkg] = s
 			}
@@ -120,7 +122,7 @@ func (c *checker) importedSummaries() map[string]*txflow.Summary {
 // package's: in a module, all do (those of its module and workspace, and
 // of the helpers outside it, Helper); with no module (GOPATH mode), those
 // of the same tree.
-func (c *checker) joined(s *txflow.Summary) bool {
+func (c *checker) joined(s *txflow.Carried) bool {
 	if c.Pass.Module != nil && c.Pass.Module.Path != "" {
 		return true
 	}
@@ -131,13 +133,25 @@ func (c *checker) joined(s *txflow.Summary) bool {
 // Carried returns what the package's fact carries: its summary, when it
 // says anything another package could use, and those of its imports, in
 // the order of their paths.
-func Carried(own *txflow.Summary, imported map[string]*txflow.Summary) []*txflow.Summary {
-	var out []*txflow.Summary
+func Carried(fset *token.FileSet, own *txflow.Summary, imported map[string]*txflow.Carried) []*txflow.Carried {
+	var out []*txflow.Carried
 	if own != nil && !own.Empty() {
-		out = append(out, own)
+		out = append(out, txflow.Carry(fset, own))
 	}
 	for _, path := range slices.Sorted(maps.Keys(imported)) {
 		out = append(out, imported[path])
+	}
+	return out
+}
+
+// Imported returns the summaries the package's imports carry, in the
+// order of their packages' paths, decoded into fset.
+func Imported(fset *token.FileSet, imported map[string]*txflow.Carried) []*txflow.Summary {
+	var out []*txflow.Summary
+	for _, path := range slices.Sorted(maps.Keys(imported)) {
+		if s := imported[path].Summary(fset); s != nil {
+			out = append(out, s)
+		}
 	}
 	return out
 }
@@ -149,7 +163,7 @@ type Result struct {
 	Summary *txflow.Summary
 	// Imported are the summaries the package's imports carry, by package
 	// (none in the module stage).
-	Imported map[string]*txflow.Summary
+	Imported map[string]*txflow.Carried
 	// Diagnostics are the Go-flow findings, for the pass that reports.
 	Diagnostics []analysis.Diagnostic
 	// TxView tells DSQL003 what ran before each statement of a text in its
@@ -202,8 +216,8 @@ func runTx(sites *analysis.Analyzer, pass *analysis.Pass) (res *Result) {
 	res.TxView = func(t *sqltext.Text) func(int) rules.TxView { return c.txView(priors, t) }
 	if !p.Settings.ModuleStage && pass.Pkg != nil {
 		res.Imported = c.importedSummaries()
-		if sums := Carried(c.summary, res.Imported); len(sums) > 0 && pass.ExportPackageFact != nil {
-			pass.ExportPackageFact(txflow.NewFact(pass.Fset, sums))
+		if sums := Carried(pass.Fset, c.summary, res.Imported); len(sums) > 0 && pass.ExportPackageFact != nil {
+			pass.ExportPackageFact(txflow.NewFact(sums))
 		}
 	}
 	return res

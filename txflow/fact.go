@@ -3,8 +3,10 @@ package txflow
 import (
 	"bytes"
 	"encoding/gob"
+	"errors"
 	"go/token"
 	"maps"
+	"path"
 	"reflect"
 	"slices"
 	"sort"
@@ -22,17 +24,46 @@ import (
 // its wrapper facts.
 //
 // In one process (the dsqllint command, analysistest, golangci-lint) the
-// summaries travel as they are. Across processes (go vet) the fact is
-// gob-encoded with the lines of the files its positions are in, and
-// Summaries re-creates those files in the importer's file set, so that
-// every position still names its file and line.
-type Fact struct{ s *factState }
+// summaries travel as they are. Across processes (go vet) each summary is
+// gob-encoded on its own with the lines of the files its positions are
+// in. An importer decodes only the summaries it reads, once each however
+// many of its imports carry them, and re-creates their files in its file
+// set (Carried.Summary); the summaries it carries on are sent as they
+// came. A dependency that go vet runs only for its facts reads none.
+type Fact struct{ carried []*Carried }
 
-type factState struct {
-	sums  []*Summary
-	fset  *token.FileSet // where sums' positions are, until encoded
-	files []factFile     // after decoding: the files of the encoder's set
-	once  sync.Once
+// Carried is one package's summary in a Fact: as made, or, from another
+// process, still encoded until a package reads it.
+type Carried struct {
+	Pkg, Module string
+	once        sync.Once
+	sum         *Summary
+	fset        *token.FileSet // where sum's positions are, when made here
+	data        []byte         // the encoded wireSum, when it came encoded
+}
+
+// Carry returns s, whose positions are in fset, for a Fact.
+func Carry(fset *token.FileSet, s *Summary) *Carried {
+	return &Carried{Pkg: s.Pkg, Module: s.Module, sum: s, fset: fset}
+}
+
+// Summary returns the summary, its positions in fset (re-created there
+// once when it came encoded). It returns nil for a summary that cannot be
+// decoded.
+func (c *Carried) Summary(fset *token.FileSet) *Summary {
+	c.once.Do(func() {
+		if c.sum != nil {
+			return
+		}
+		w, err := decodeSummary(c.data)
+		if err != nil {
+			return
+		}
+		w.Sum.fences = w.Fences
+		w.Sum.resolve(fset, w.Files)
+		c.sum, c.fset = w.Sum, fset
+	})
+	return c.sum
 }
 
 // factFile is a file of the encoder's file set, as much as the
@@ -44,123 +75,130 @@ type factFile struct {
 	Col  []int
 }
 
-// NewFact returns the fact for a package whose summaries' positions are
-// in fset.
-func NewFact(fset *token.FileSet, sums []*Summary) *Fact {
-	return &Fact{&factState{sums: sums, fset: fset}}
-}
+// NewFact returns the fact that carries the summaries.
+func NewFact(carried []*Carried) *Fact { return &Fact{carried} }
 
 // AFact marks Fact as an analysis fact.
 func (*Fact) AFact() {}
 
 func (f *Fact) String() string {
-	if f.s == nil {
-		return "txflow()"
-	}
-	parts := make([]string, len(f.s.sums))
-	for i, s := range f.s.sums {
-		parts[i] = s.String()
+	parts := make([]string, len(f.carried))
+	for i, c := range f.carried {
+		parts[i] = path.Base(c.Pkg) + "{?}"
+		if c.sum != nil {
+			parts[i] = c.sum.String()
+		} else if w, err := decodeSummary(c.data); err == nil {
+			parts[i] = w.Sum.String() // its positions are the encoder's: String reads none
+		}
 	}
 	return "txflow(" + strings.Join(parts, "; ") + ")"
 }
 
-// Summaries returns the summaries the fact carries, their positions in
-// fset (re-created there once when the fact was decoded).
-func (f *Fact) Summaries(fset *token.FileSet) []*Summary {
-	if f.s == nil {
-		return nil
-	}
-	f.s.once.Do(func() {
-		if f.s.files != nil {
-			f.s.resolve(fset)
-		}
-	})
-	return f.s.sums
+// Carried returns the summaries the fact carries.
+func (f *Fact) Carried() []*Carried { return f.carried }
+
+// wireFact is what a Fact sends: each summary encoded on its own.
+type wireFact struct{ Sums []wireCarried }
+
+type wireCarried struct {
+	Pkg, Module string
+	Data        []byte
 }
 
-// wireFact is what a Fact sends: its summaries' positions and plain data,
-// and each summary's fences (Fences[i] is Sums[i]'s, nil for none). The
-// write judge and the fixes stay with the package that made them: another
-// process can use neither.
-type wireFact struct {
+// wireSum is one summary as sent: its positions and plain data, the
+// files they are in, and its fences. The write judge and the fixes stay
+// with the package that made them: another process can use neither.
+type wireSum struct {
 	Files  []factFile
-	Sums   []*Summary
-	Fences []*fencing.Fences
+	Sum    *Summary
+	Fences *fencing.Fences
 }
 
-// GobEncode encodes the summaries with the files their positions are in.
+// GobEncode encodes the summaries; those that came encoded are sent as
+// they came.
 func (f *Fact) GobEncode() ([]byte, error) {
-	w := wireFact{}
-	if f.s != nil && f.s.fset == nil {
-		// Decoded and not yet resolved: its positions are still the
-		// encoder's, in the files it sent.
-		w.Files, w.Sums = f.s.files, f.s.sums
-		for _, s := range f.s.sums {
-			w.Fences = append(w.Fences, s.fences)
-		}
-	} else if f.s != nil {
-		byFile := map[*token.File]map[token.Pos]bool{}
-		for _, s := range f.s.sums {
-			c := *s // its fences (unexported) and funcs are not sent
-			c.Begins = append([]Begin(nil), s.Begins...)
-			for i := range c.Begins {
-				c.Begins[i].Fix = nil
+	w := wireFact{Sums: make([]wireCarried, 0, len(f.carried))}
+	for _, c := range f.carried {
+		data := c.data
+		if data == nil {
+			var err error
+			if data, err = encodeSummary(c.fset, c.sum); err != nil {
+				return nil, err
 			}
-			c.Types, c.Interfaces = listed(s.Types), listed(s.Interfaces)
-			c.Runs = append([]LockRun(nil), s.Runs...)
-			for i := range c.Runs {
-				c.Runs[i].Fix = nil
-			}
-			walkPositions(reflect.ValueOf(&c).Elem(), func(p *token.Pos) {
-				if tf := f.s.fset.File(*p); tf != nil {
-					if byFile[tf] == nil {
-						byFile[tf] = map[token.Pos]bool{}
-					}
-					byFile[tf][*p] = true
-				}
-			})
-			w.Sums = append(w.Sums, &c)
-			w.Fences = append(w.Fences, s.fences)
 		}
-		for tf, ps := range byFile {
-			ff := factFile{Name: tf.Name()}
-			for _, p := range slices.Sorted(maps.Keys(ps)) {
-				pos := tf.Position(p)
-				ff.Pos, ff.Line, ff.Col = append(ff.Pos, int(p)), append(ff.Line, pos.Line), append(ff.Col, pos.Column)
-			}
-			w.Files = append(w.Files, ff)
-		}
-		sort.Slice(w.Files, func(i, j int) bool { return w.Files[i].Pos[0] < w.Files[j].Pos[0] })
+		w.Sums = append(w.Sums, wireCarried{c.Pkg, c.Module, data})
 	}
 	var buf bytes.Buffer
 	err := gob.NewEncoder(&buf).Encode(w)
 	return buf.Bytes(), err
 }
 
-// GobDecode decodes what GobEncode wrote; Summaries resolves it.
+// encodeSummary encodes s, whose positions are in fset, with the files
+// its positions are in.
+func encodeSummary(fset *token.FileSet, s *Summary) ([]byte, error) {
+	c := *s // its fences (unexported) and funcs are not sent
+	c.Begins = append([]Begin(nil), s.Begins...)
+	for i := range c.Begins {
+		c.Begins[i].Fix = nil
+	}
+	c.Types, c.Interfaces = listed(s.Types), listed(s.Interfaces)
+	c.Runs = append([]LockRun(nil), s.Runs...)
+	for i := range c.Runs {
+		c.Runs[i].Fix = nil
+	}
+	byFile := map[*token.File]map[token.Pos]bool{}
+	walkPositions(reflect.ValueOf(&c).Elem(), func(p *token.Pos) {
+		if tf := fset.File(*p); tf != nil {
+			if byFile[tf] == nil {
+				byFile[tf] = map[token.Pos]bool{}
+			}
+			byFile[tf][*p] = true
+		}
+	})
+	w := wireSum{Sum: &c, Fences: s.fences}
+	for tf, ps := range byFile {
+		ff := factFile{Name: tf.Name()}
+		for _, p := range slices.Sorted(maps.Keys(ps)) {
+			pos := tf.Position(p)
+			ff.Pos, ff.Line, ff.Col = append(ff.Pos, int(p)), append(ff.Line, pos.Line), append(ff.Col, pos.Column)
+		}
+		w.Files = append(w.Files, ff)
+	}
+	sort.Slice(w.Files, func(i, j int) bool { return w.Files[i].Pos[0] < w.Files[j].Pos[0] })
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(w)
+	return buf.Bytes(), err
+}
+
+// decodeSummary decodes what encodeSummary wrote.
+func decodeSummary(data []byte) (wireSum, error) {
+	var w wireSum
+	err := gob.NewDecoder(bytes.NewReader(data)).Decode(&w)
+	if err == nil && w.Sum == nil {
+		err = errors.New("no summary")
+	}
+	return w, err
+}
+
+// GobDecode keeps each summary encoded: Carried.Summary decodes it.
 func (f *Fact) GobDecode(data []byte) error {
 	var w wireFact
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&w); err != nil {
 		return err
 	}
-	if w.Files == nil {
-		w.Files = []factFile{}
+	f.carried = make([]*Carried, len(w.Sums))
+	for i, c := range w.Sums {
+		f.carried[i] = &Carried{Pkg: c.Pkg, Module: c.Module, data: c.Data}
 	}
-	for i, fs := range w.Fences {
-		if i < len(w.Sums) {
-			w.Sums[i].fences = fs
-		}
-	}
-	f.s = &factState{sums: w.Sums, files: w.Files}
 	return nil
 }
 
 // resolve adds the encoder's files to fset, each with only the lines and
-// columns the summaries' positions need (as export data's files do), and
-// moves every position of the summaries into them.
-func (st *factState) resolve(fset *token.FileSet) {
+// columns the summary's positions need (as export data's files do), and
+// moves every position of the summary into them.
+func (s *Summary) resolve(fset *token.FileSet, files []factFile) {
 	moved := map[token.Pos]token.Pos{}
-	for _, ff := range st.files {
+	for _, ff := range files {
 		lines, stride := 0, 1
 		for i := range ff.Pos {
 			lines, stride = max(lines, ff.Line[i]), max(stride, ff.Col[i]+1)
@@ -175,10 +213,7 @@ func (st *factState) resolve(fset *token.FileSet) {
 			moved[token.Pos(p)] = tf.Pos((ff.Line[i]-1)*stride + max(ff.Col[i]-1, 0))
 		}
 	}
-	for _, s := range st.sums {
-		walkPositions(reflect.ValueOf(s).Elem(), func(p *token.Pos) { *p = moved[*p] })
-	}
-	st.fset, st.files = fset, nil
+	walkPositions(reflect.ValueOf(s).Elem(), func(p *token.Pos) { *p = moved[*p] })
 }
 
 // listed returns the method sets with their methods listed.
