@@ -40,14 +40,16 @@ func runPackages(t *testing.T, dir string) (*token.FileSet, []analysis.Diagnosti
 	return analyze(t, dir, analyzer.New())
 }
 
-// analyze runs a on every package of the testdata module at dir.
+// analyze runs a on every package of the testdata module at dir, each
+// fact encoded and decoded on its way to the importers, as it crosses
+// processes under go vet.
 func analyze(t *testing.T, dir string, a *analysis.Analyzer) (*token.FileSet, []analysis.Diagnostic, []*txflow.Summary) {
 	t.Helper()
 	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: dir, Env: append(os.Environ(), "GOWORK=off")}, "./...")
 	if err != nil {
 		t.Fatal(err)
 	}
-	graph, err := gochecker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+	graph, err := gochecker.Analyze([]*analysis.Analyzer{a}, pkgs, &gochecker.Options{SanityCheck: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,32 +129,32 @@ func (c *checker) summarizeRetries(s *txflow.Summary) {
 // parameter, and of the closures handed to code outside the module, with
 // the retry around it.
 func (c *checker) summarizeCalls(s *txflow.Summary) {
-	add := func(scope ast.Node, callee string, pos token.Pos, closure bool, loops []ast.Node) {
+	add := func(scope ast.Node, callee string, pos token.Pos, closure bool, loops []ast.Node, dynamic bool) {
 		from, _, _ := c.scopeFunc(scope)
 		if from == "" || callee == "" {
 			return
 		}
 		s.Calls = append(s.Calls, txflow.Call{From: from, Callee: callee, Pos: pos, Test: c.InTest(pos),
-			Retried: closure || c.anyMentionsRetry(loops), Loop: c.pendingLoop(loops)})
+			Retried: closure || c.anyMentionsRetry(loops), Loop: c.pendingLoop(loops), Dynamic: dynamic})
 	}
 	for scope, calls := range c.Calls {
 		for _, lc := range calls {
 			if fn, ok := c.Pass.TypesInfo.Defs[lc.Fn.Name].(*types.Func); ok {
 				closure, loops := c.retryContext(lc.Site)
-				add(scope, c.Key(fn), lc.Call.Pos(), closure, loops)
+				add(scope, c.Key(fn), lc.Call.Pos(), closure, loops, false)
 			}
 		}
 	}
 	for _, oc := range c.outCalls {
-		add(oc.scope, oc.callee, oc.call.Pos(), oc.closure, oc.loops)
+		add(oc.scope, oc.callee, oc.call.Pos(), oc.closure, oc.loops, oc.iface)
 	}
 	for _, vc := range c.varCalls {
 		if key, ok := c.paramFunc(vc.v); ok {
-			add(vc.scope, key, vc.call.Pos(), vc.closure, vc.loops)
+			add(vc.scope, key, vc.call.Pos(), vc.closure, vc.loops, false)
 		}
 	}
 	for _, ic := range c.implicit {
-		add(ic.scope, ic.fn, ic.pos, ic.closure, ic.loops)
+		add(ic.scope, ic.fn, ic.pos, ic.closure, ic.loops, false)
 	}
 	sort.Slice(s.Calls, func(i, j int) bool {
 		if s.Calls[i].Pos != s.Calls[j].Pos {

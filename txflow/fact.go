@@ -40,6 +40,9 @@ type Carried struct {
 	sum         *Summary
 	fset        *token.FileSet // where sum's positions are, when made here
 	data        []byte         // the encoded wireSum, when it came encoded
+	// live are, when it came encoded, the summary's functions through
+	// which a chain the join follows can pass (prune), one per line.
+	live string
 }
 
 // Carry returns s, whose positions are in fset, for a Fact.
@@ -102,6 +105,7 @@ type wireFact struct{ Sums []wireCarried }
 
 type wireCarried struct {
 	Pkg, Module string
+	Live        string
 	Data        []byte
 }
 
@@ -114,19 +118,40 @@ type wireSum struct {
 	Fences *fencing.Fences
 }
 
-// GobEncode encodes the summaries; those that came encoded are sent as
-// they came.
+// GobEncode encodes the summaries made in this process, without what
+// leads nowhere (prune); those that came encoded are sent as they came.
 func (f *Fact) GobEncode() ([]byte, error) {
-	w := wireFact{Sums: make([]wireCarried, 0, len(f.carried))}
+	var made []*Summary
+	var below map[string]bool
 	for _, c := range f.carried {
-		data := c.data
-		if data == nil {
-			var err error
-			if data, err = encodeSummary(c.fset, c.sum); err != nil {
-				return nil, err
+		if c.data == nil {
+			made = append(made, c.sum)
+		}
+	}
+	alive, reaches := live(made, func(k string) bool {
+		if below == nil {
+			below = map[string]bool{}
+			for _, c := range f.carried {
+				if c.data != nil {
+					for fn := range strings.Lines(c.live) {
+						below[strings.TrimSuffix(fn, "\n")] = true
+					}
+				}
 			}
 		}
-		w.Sums = append(w.Sums, wireCarried{c.Pkg, c.Module, data})
+		return below[k]
+	})
+	w := wireFact{Sums: make([]wireCarried, 0, len(f.carried))}
+	for _, c := range f.carried {
+		data, fns := c.data, c.live
+		if data == nil {
+			var err error
+			if data, err = encodeSummary(c.fset, prune(c.sum, reaches)); err != nil {
+				return nil, err
+			}
+			fns = strings.Join(ownAlive(c.sum, alive), "\n")
+		}
+		w.Sums = append(w.Sums, wireCarried{c.Pkg, c.Module, fns, data})
 	}
 	var buf bytes.Buffer
 	err := gob.NewEncoder(&buf).Encode(w)
@@ -188,7 +213,7 @@ func (f *Fact) GobDecode(data []byte) error {
 	}
 	f.carried = make([]*Carried, len(w.Sums))
 	for i, c := range w.Sums {
-		f.carried[i] = &Carried{Pkg: c.Pkg, Module: c.Module, data: c.Data}
+		f.carried[i] = &Carried{Pkg: c.Pkg, Module: c.Module, data: c.Data, live: c.Live}
 	}
 	return nil
 }

@@ -263,6 +263,9 @@ type Call struct {
 	Pos           token.Pos
 	Retried, Test bool
 	Loop          token.Pos
+	// Dynamic says Callee is an interface method: what runs is decided
+	// by the value, whose type may be in any package.
+	Dynamic bool
 }
 
 // Loop is a loop at Pos whose check for a serialization failure calls
