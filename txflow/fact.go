@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -172,12 +173,18 @@ func encodeSummary(fset *token.FileSet, s *Summary) ([]byte, error) {
 		c.Runs[i].Fix = nil
 	}
 	byFile := map[*token.File]map[token.Pos]bool{}
-	walkPositions(reflect.ValueOf(&c).Elem(), func(p *token.Pos) {
-		if tf := fset.File(*p); tf != nil {
+	add := func(p token.Pos) {
+		if tf := fset.File(p); tf != nil {
 			if byFile[tf] == nil {
 				byFile[tf] = map[token.Pos]bool{}
 			}
-			byFile[tf][*p] = true
+			byFile[tf][p] = true
+		}
+	}
+	walkPositions(reflect.ValueOf(&c).Elem(), func(p *token.Pos) { add(*p) })
+	walkLitKeys(reflect.ValueOf(&c).Elem(), func(k *string) {
+		if p, _, ok := litKey(*k); ok {
+			add(p)
 		}
 	})
 	w := wireSum{Sum: &c, Fences: s.fences}
@@ -239,6 +246,51 @@ func (s *Summary) resolve(fset *token.FileSet, files []factFile) {
 		}
 	}
 	walkPositions(reflect.ValueOf(s).Elem(), func(p *token.Pos) { *p = moved[*p] })
+	// A function literal is named by its position in the file set that
+	// made the summary: every package's process numbers from 1, so the
+	// same name would mean two closures of two packages here.
+	walkLitKeys(reflect.ValueOf(s).Elem(), func(k *string) {
+		if p, rest, ok := litKey(*k); ok && moved[p].IsValid() {
+			*k = "func@" + strconv.Itoa(int(moved[p])) + rest
+		}
+	})
+}
+
+// litKey splits the name of a function literal ("func@123", or with a
+// parameter "func@123#0", gosql.LitKey and ParamKey) into its position
+// and the rest.
+func litKey(k string) (token.Pos, string, bool) {
+	n, ok := strings.CutPrefix(k, "func@")
+	if !ok {
+		return 0, "", false
+	}
+	digits, rest := n, ""
+	if i := strings.IndexByte(n, '#'); i >= 0 {
+		digits, rest = n[:i], n[i:]
+	}
+	p, err := strconv.Atoi(digits)
+	return token.Pos(p), rest, err == nil && p > 0
+}
+
+// walkLitKeys calls at for every string held in v, through structs and
+// slices, that names a function literal.
+func walkLitKeys(v reflect.Value, at func(*string)) {
+	switch v.Kind() {
+	case reflect.String:
+		if v.CanAddr() && v.Type() == stringType && strings.HasPrefix(v.String(), "func@") {
+			at(v.Addr().Interface().(*string))
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				walkLitKeys(v.Field(i), at)
+			}
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			walkLitKeys(v.Index(i), at)
+		}
+	}
 }
 
 // listed returns the method sets with their methods listed.
@@ -250,7 +302,10 @@ func listed(sets []MethodSet) []MethodSet {
 	return out
 }
 
-var posType = reflect.TypeOf(token.NoPos)
+var (
+	posType    = reflect.TypeOf(token.NoPos)
+	stringType = reflect.TypeOf("")
+)
 
 // walkPositions calls at for every non-zero token.Pos held in v, through
 // structs and slices (pointers and funcs are not followed: a Summary's

@@ -2,6 +2,8 @@ package txflow
 
 import (
 	"go/token"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -64,5 +66,45 @@ func TestFactAcrossProcesses(t *testing.T) {
 	}
 	if got, want := fromService.String(), "txflow(service{calls:1}; store{stmts:1 locks:1})"; got != want {
 		t.Errorf("String = %s, want %s", got, want)
+	}
+}
+
+// TestFactNamesClosuresApart: a function literal is named by its
+// position in the process that made the summary, and every go vet
+// process numbers its files from 1. Two packages' closures at the same
+// offset must stay two closures in the importer, each named where it is.
+func TestFactNamesClosuresApart(t *testing.T) {
+	importer := token.NewFileSet()
+	hop := func(pkg, file string) *Summary {
+		fset := token.NewFileSet()
+		f := addFile(fset, file)
+		lit := "func@" + strconv.Itoa(int(f.Pos(120))) // the same number in both processes
+		s := &Summary{Pkg: pkg,
+			Calls:    []Call{{From: lit, Callee: pkg + ".Lock", Pos: f.Pos(130)}, {From: pkg + ".Run", Callee: ParamKey(lit, 0), Pos: f.Pos(140)}},
+			Closures: []Closure{{From: pkg + ".Run", Callee: pkg + ".Do", Arg: 1, Fn: lit, Pos: f.Pos(110)}},
+			Stmts:    []ParamStmt{{Func: pkg + ".Lock", Param: 0, Pos: f.Pos(10), Lock: true}}}
+		data, err := NewFact([]*Carried{Carry(fset, s)}).GobEncode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Fact
+		if err := got.GobDecode(data); err != nil {
+			t.Fatal(err)
+		}
+		return got.Carried()[0].Summary(importer)
+	}
+	a, b := hop("example.com/a", "a/a.go"), hop("example.com/b", "b/b.go")
+	if a.Calls[0].From == b.Calls[0].From {
+		t.Fatalf("both closures are named %s in the importer", a.Calls[0].From)
+	}
+	for _, s := range []*Summary{a, b} {
+		lit := s.Calls[0].From
+		if s.Closures[0].Fn != lit || s.Calls[1].Callee != ParamKey(lit, 0) {
+			t.Errorf("%s: the closure's names disagree: call from %s, closure %s, parameter %s", s.Pkg, lit, s.Closures[0].Fn, s.Calls[1].Callee)
+		}
+		p, _, _ := litKey(lit)
+		if got, want := importer.Position(p).String(), strings.TrimPrefix(s.Pkg, "example.com/")+"/"+strings.TrimPrefix(s.Pkg, "example.com/")+".go:2:21"; got != want {
+			t.Errorf("%s: the closure is at %s, want %s", s.Pkg, got, want)
+		}
 	}
 }

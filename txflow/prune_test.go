@@ -43,12 +43,12 @@ func TestFactsCarryOnlyWhatLeadsSomewhere(t *testing.T) {
 	svc := hop(&Summary{Pkg: "app/svc",
 		Calls: []Call{
 			{From: "app/svc.Run", Callee: "app/mid.Do", Pos: svcFile.Pos(100)},
-			{From: "func@7", Callee: "app/mid.Claim", Pos: svcFile.Pos(110)},
+			{From: "app/svc.claim", Callee: "app/mid.Claim", Pos: svcFile.Pos(110)},
 			{From: "app/svc.Run", Callee: "(app/log.Logger).Info", Pos: svcFile.Pos(120), Dynamic: true},
 			{From: "app/svc.Run", Callee: "app/mid.Sweep", Pos: svcFile.Pos(130)},
 			{From: "app/svc.Run", Callee: "app/util.Leaf", Pos: svcFile.Pos(140)}, // util has no summary
 		},
-		Closures: []Closure{{From: "app/svc.Run", Callee: "app/mid.Do", Arg: 1, Fn: "func@7", Pos: svcFile.Pos(100)}},
+		Closures: []Closure{{From: "app/svc.Run", Callee: "app/mid.Do", Arg: 1, Fn: "app/svc.claim", Pos: svcFile.Pos(100)}},
 	}, mid)
 
 	calls := func(f *Fact, pkg string) []string {
@@ -67,7 +67,7 @@ func TestFactsCarryOnlyWhatLeadsSomewhere(t *testing.T) {
 	want := map[string][]string{
 		"app/store": nil, // trace and format do nothing the join judges
 		"app/mid":   {"app/mid.Do → app/mid.Do#1", "app/mid.Claim → app/store.Claim"},
-		"app/svc":   {"app/svc.Run → app/mid.Do", "func@7 → app/mid.Claim", "app/svc.Run → (app/log.Logger).Info"},
+		"app/svc":   {"app/svc.Run → app/mid.Do", "app/svc.claim → app/mid.Claim", "app/svc.Run → (app/log.Logger).Info"},
 	}
 	for pkg, w := range want {
 		if got := calls(svc, pkg); !slices.Equal(got, w) {
