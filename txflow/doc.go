@@ -22,5 +22,6 @@
 // analyzer builds the summaries, the dsqllint command and the tests call
 // the join. The summaries also travel as a package fact (Fact): a driver
 // that runs one package at a time joins a package's summary with those
-// its imports carry (JoinPackage).
+// its imports carry (JoinPackage). Across processes each summary is sent
+// on its own, without what leads to nothing the join judges (prune.go).
 package txflow
