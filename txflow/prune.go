@@ -45,29 +45,33 @@ func live(sums []*Summary, below func(string) bool) (alive map[string]bool, reac
 			}
 		}
 		for _, s := range sums {
-			for _, c := range s.Calls {
-				if reaches(c.Callee) {
-					mark(c.From)
+			edges(s, func(from, to string) {
+				if reaches(to) {
+					mark(from)
 				}
-			}
-			for _, p := range s.Passes {
-				if reaches(p.Callee) {
-					mark(p.From)
-				}
-			}
-			for _, cl := range s.Closures {
-				if reaches(cl.Fn) {
-					mark(cl.From)
-				}
-			}
-			for _, im := range s.Impls {
-				if reaches(im.Method) {
-					mark(im.Iface)
-				}
-			}
+			})
 		}
 	}
 	return alive, reaches
+}
+
+// edges calls at for each way s says a function (from) comes to run
+// another (to): a call, a transaction handed over, a closure handed on
+// (from made it), an interface method implemented (from is the
+// interface's method).
+func edges(s *Summary, at func(from, to string)) {
+	for _, c := range s.Calls {
+		at(c.From, c.Callee)
+	}
+	for _, p := range s.Passes {
+		at(p.From, p.Callee)
+	}
+	for _, cl := range s.Closures {
+		at(cl.From, cl.Fn)
+	}
+	for _, im := range s.Impls {
+		at(im.Iface, im.Method)
+	}
 }
 
 // seeds are the functions of s that do what the join judges, or that
@@ -142,18 +146,7 @@ func ownAlive(s *Summary, alive map[string]bool) []string {
 	for _, k := range seeds(s) {
 		add(k)
 	}
-	for _, c := range s.Calls {
-		add(c.From)
-	}
-	for _, p := range s.Passes {
-		add(p.From)
-	}
-	for _, cl := range s.Closures {
-		add(cl.From)
-	}
-	for _, im := range s.Impls {
-		add(im.Iface)
-	}
+	edges(s, func(from, _ string) { add(from) })
 	out := make([]string, 0, len(own))
 	for k := range own {
 		out = append(out, k)
