@@ -23,11 +23,7 @@ func (c *Package) Embedded() []*sqltext.Text {
 	for _, f := range c.Pass.Files {
 		dir := filepath.Dir(c.Pass.Fset.File(f.Pos()).Name())
 		for _, cg := range f.Comments {
-			for _, cm := range cg.List {
-				patterns, ok := strings.CutPrefix(cm.Text, "//go:embed ")
-				if !ok {
-					continue
-				}
+			for _, patterns := range embedPatterns(cg) {
 				for _, name := range embedFiles(dir, patterns) {
 					if seen[name] {
 						continue
@@ -86,19 +82,28 @@ func (c *Package) embeddedVars() map[types.Object]string {
 				if doc == nil && len(gd.Specs) == 1 {
 					doc = gd.Doc
 				}
-				if doc == nil {
-					continue
-				}
-				for _, cm := range doc.List {
-					if patterns, ok := strings.CutPrefix(cm.Text, "//go:embed "); ok {
-						if names := embedFiles(dir, patterns); len(names) == 1 {
-							if obj := c.Pass.TypesInfo.Defs[vs.Names[0]]; obj != nil {
-								out[obj] = names[0]
-							}
-						}
+				obj := c.Pass.TypesInfo.Defs[vs.Names[0]]
+				for _, patterns := range embedPatterns(doc) {
+					if names := embedFiles(dir, patterns); len(names) == 1 && obj != nil {
+						out[obj] = names[0]
 					}
 				}
 			}
+		}
+	}
+	return out
+}
+
+// embedPatterns returns the arguments of the //go:embed directives of a
+// comment group (nil for none).
+func embedPatterns(cg *ast.CommentGroup) []string {
+	if cg == nil {
+		return nil
+	}
+	var out []string
+	for _, cm := range cg.List {
+		if patterns, ok := strings.CutPrefix(cm.Text, "//go:embed "); ok {
+			out = append(out, patterns)
 		}
 	}
 	return out
