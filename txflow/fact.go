@@ -39,7 +39,7 @@ type Carried struct {
 	Pkg, Module string
 	once        sync.Once
 	sum         *Summary
-	fset        *token.FileSet // where sum's positions are, when made here
+	fset        *token.FileSet // where sum's positions are, when made here (data nil)
 	data        []byte         // the encoded wireSum, when it came encoded
 	// live are, when it came encoded, the summary's functions through
 	// which a chain the join follows can pass (prune), one per line.
@@ -65,7 +65,7 @@ func (c *Carried) Summary(fset *token.FileSet) *Summary {
 		}
 		w.Sum.fences = w.Fences
 		w.Sum.resolve(fset, w.Files)
-		c.sum, c.fset = w.Sum, fset
+		c.sum = w.Sum
 	})
 	return c.sum
 }
@@ -181,8 +181,7 @@ func encodeSummary(fset *token.FileSet, s *Summary) ([]byte, error) {
 			byFile[tf][p] = true
 		}
 	}
-	walkPositions(reflect.ValueOf(&c).Elem(), func(p *token.Pos) { add(*p) })
-	walkLitKeys(reflect.ValueOf(&c).Elem(), func(k *string) {
+	walk(reflect.ValueOf(&c).Elem(), func(p *token.Pos) { add(*p) }, func(k *string) {
 		if p, _, ok := litKey(*k); ok {
 			add(p)
 		}
@@ -245,11 +244,10 @@ func (s *Summary) resolve(fset *token.FileSet, files []factFile) {
 			moved[token.Pos(p)] = tf.Pos((ff.Line[i]-1)*stride + max(ff.Col[i]-1, 0))
 		}
 	}
-	walkPositions(reflect.ValueOf(s).Elem(), func(p *token.Pos) { *p = moved[*p] })
 	// A function literal is named by its position in the file set that
 	// made the summary: every package's process numbers from 1, so the
 	// same name would mean two closures of two packages here.
-	walkLitKeys(reflect.ValueOf(s).Elem(), func(k *string) {
+	walk(reflect.ValueOf(s).Elem(), func(p *token.Pos) { *p = moved[*p] }, func(k *string) {
 		if p, rest, ok := litKey(*k); ok && moved[p].IsValid() {
 			*k = "func@" + strconv.Itoa(int(moved[p])) + rest
 		}
@@ -272,27 +270,6 @@ func litKey(k string) (token.Pos, string, bool) {
 	return token.Pos(p), rest, err == nil && p > 0
 }
 
-// walkLitKeys calls at for every string held in v, through structs and
-// slices, that names a function literal.
-func walkLitKeys(v reflect.Value, at func(*string)) {
-	switch v.Kind() {
-	case reflect.String:
-		if v.CanAddr() && v.Type() == stringType && strings.HasPrefix(v.String(), "func@") {
-			at(v.Addr().Interface().(*string))
-		}
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				walkLitKeys(v.Field(i), at)
-			}
-		}
-	case reflect.Slice:
-		for i := range v.Len() {
-			walkLitKeys(v.Index(i), at)
-		}
-	}
-}
-
 // listed returns the method sets with their methods listed.
 func listed(sets []MethodSet) []MethodSet {
 	out := make([]MethodSet, len(sets))
@@ -307,27 +284,29 @@ var (
 	stringType = reflect.TypeOf("")
 )
 
-// walkPositions calls at for every non-zero token.Pos held in v, through
-// structs and slices (pointers and funcs are not followed: a Summary's
-// are its fences, fixes and closures, which do not travel).
-func walkPositions(v reflect.Value, at func(*token.Pos)) {
+// walk calls pos for every non-zero token.Pos held in v, and key for
+// every string that names a function literal (litKey), through structs
+// and slices (pointers and funcs are not followed: a Summary's are its
+// fences, fixes and closures, which do not travel).
+func walk(v reflect.Value, pos func(*token.Pos), key func(*string)) {
 	switch v.Kind() {
 	case reflect.Int:
 		if v.Type() == posType && v.Int() != 0 && v.CanAddr() {
-			at(v.Addr().Interface().(*token.Pos))
+			pos(v.Addr().Interface().(*token.Pos))
+		}
+	case reflect.String:
+		if v.Type() == stringType && v.CanAddr() && strings.HasPrefix(v.String(), "func@") {
+			key(v.Addr().Interface().(*string))
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if v.Type().Field(i).IsExported() {
-				walkPositions(v.Field(i), at)
+				walk(v.Field(i), pos, key)
 			}
 		}
 	case reflect.Slice:
-		if v.Type().Elem().Kind() == reflect.String {
-			return
-		}
 		for i := range v.Len() {
-			walkPositions(v.Index(i), at)
+			walk(v.Index(i), pos, key)
 		}
 	}
 }
