@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -702,10 +701,8 @@ func (g *lockGraph) returnsTx(fn string, k int) bool {
 // name is how messages name a function: its short name, or the closure
 // by where it is written.
 func (g *lockGraph) name(key string) string {
-	if p, ok := strings.CutPrefix(key, "func@"); ok {
-		if n, err := strconv.Atoi(p); err == nil {
-			return "the closure at " + g.posString(token.Pos(n))
-		}
+	if p, rest, ok := litKey(key); ok && rest == "" {
+		return "the closure at " + g.posString(p)
 	}
 	return shortName(key)
 }
