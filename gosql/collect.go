@@ -238,12 +238,12 @@ var topFrame Frame
 // refText is the text of a named constant used as a query argument.
 func (c *Package) refText(arg ast.Expr) *sqltext.Text {
 	id := Ident(ast.Unparen(arg))
-	v := c.ConstString(arg)
-	if id == nil || v == nil {
+	v, ok := c.ConstString(arg)
+	if id == nil || !ok {
 		return nil
 	}
 	var b sqltext.Builder
-	b.Opaque(*v, arg)
+	b.Opaque(v, arg)
 	t := b.Text()
 	t.Node, t.Known, t.Ref, t.Const = arg, true, true, c.Pass.TypesInfo.Uses[id]
 	if t.Const == nil {
@@ -386,8 +386,8 @@ func (c *Package) textWithTail(e ast.Expr, tail *ast.CallExpr) *sqltext.Text {
 				return
 			}
 		}
-		if v := c.ConstString(e); v != nil {
-			b.Opaque(*v, e)
+		if v, ok := c.ConstString(e); ok {
+			b.Opaque(v, e)
 			if k, isConst := c.Pass.TypesInfo.Uses[Ident(e)].(*types.Const); isConst {
 				consts = append(consts, k)
 			}
@@ -409,7 +409,7 @@ func (c *Package) textWithTail(e ast.Expr, tail *ast.CallExpr) *sqltext.Text {
 	if !ok || literals == 0 {
 		return nil
 	}
-	if v := c.ConstString(e); v != nil && *v != b.String() {
+	if v, ok := c.ConstString(e); ok && v != b.String() {
 		return nil // the builder disagrees with the type checker; trust neither
 	}
 	if tail != nil {
@@ -454,11 +454,11 @@ func (c *Package) fixedVar(e ast.Expr) (string, ast.Expr, bool) {
 	if init == nil {
 		return "", nil, false
 	}
-	s := c.ConstString(init)
-	if s == nil || c.changedVars()[v] {
+	s, ok := c.ConstString(init)
+	if !ok || c.changedVars()[v] {
 		return "", nil, false
 	}
-	return *s, init, true
+	return s, init, true
 }
 
 // changedVars are the package variables the package's code assigns,
@@ -504,13 +504,14 @@ func (c *Package) changedVars() map[*types.Var]bool {
 	return c.changed
 }
 
-func (c *Package) ConstString(e ast.Expr) *string {
+// ConstString returns e's value where the type checker folds it to a
+// constant string.
+func (c *Package) ConstString(e ast.Expr) (string, bool) {
 	tv, ok := c.Pass.TypesInfo.Types[e]
 	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return nil
+		return "", false
 	}
-	s := constant.StringVal(tv.Value)
-	return &s
+	return constant.StringVal(tv.Value), true
 }
 
 // constResult returns what a call of the package's own function, or of
@@ -538,7 +539,7 @@ func (c *Package) constResult(e ast.Expr) (string, ast.Expr, bool) {
 	var best string
 	var at ast.Expr
 	for _, r := range rets {
-		if v := *c.ConstString(r); at == nil || len(v) > len(best) {
+		if v, _ := c.ConstString(r); at == nil || len(v) > len(best) {
 			best, at = v, r
 		}
 	}
@@ -577,7 +578,7 @@ func (c *Package) returnedConsts(fn *types.Func) []ast.Expr {
 			case *ast.ReturnStmt:
 				if len(n.Results) != 1 {
 					ok = false
-				} else if v := c.ConstString(n.Results[0]); v != nil {
+				} else if _, isConst := c.ConstString(n.Results[0]); isConst {
 					out = append(out, n.Results[0])
 				} else {
 					ok = false

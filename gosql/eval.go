@@ -40,9 +40,9 @@ type frame struct {
 // evalString returns the string e holds, with holes for unknown pieces;
 // ok is false when no piece of it is known.
 func (c *Package) evalString(e ast.Expr, f *frame, depth int) (string, bool) {
-	if v := c.ConstString(e); v != nil {
+	if v, ok := c.ConstString(e); ok {
 		c.noteOrigin(e)
-		return *v, true
+		return v, true
 	}
 	if c.evalSteps++; depth > evalDepth || c.evalSteps > maxEvalSteps {
 		return "", false

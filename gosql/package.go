@@ -234,17 +234,17 @@ func (c *Package) indirectText(arg ast.Expr) (sql *sqltext.Text) {
 		} else if b := c.builderOf(a, "String"); b != nil && len(c.appends[b]) > 0 {
 			sql = opaqueText(strings.Join(c.appends[b], ""), arg)
 		} else if fn, _, ok := CalleeOf(c.Pass.TypesInfo, a); ok && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(a.Args) > 0 {
-			if v := c.ConstString(a.Args[0]); v != nil {
+			if v, ok := c.ConstString(a.Args[0]); ok {
 				c.noteOrigin(a.Args[0])
-				sql = opaqueText(*v, arg)
+				sql = opaqueText(v, arg)
 			}
 		} else if ok && c.isStringExpr(a) {
 			// A function that rewrites a constant query (Temporal's
 			// SwitchTaskQueuesTable(lockTaskQueueQry, v)) runs that query.
 			for _, x := range a.Args {
-				if v := c.ConstString(x); v != nil && sqlparse.LooksLikeSQL(*v) {
+				if v, ok := c.ConstString(x); ok && sqlparse.LooksLikeSQL(v) {
 					c.noteOrigin(x)
-					sql = opaqueText(*v, arg)
+					sql = opaqueText(v, arg)
 					break
 				}
 			}
@@ -263,8 +263,8 @@ func (c *Package) indirectText(arg ast.Expr) (sql *sqltext.Text) {
 			if t := c.textOf(def); t != nil {
 				s = t.SQL
 				c.noteOrigin(def)
-			} else if v := c.ConstString(def); v != nil {
-				s = *v
+			} else if v, ok := c.ConstString(def); ok {
+				s = v
 				c.noteOrigin(def)
 			}
 			if s != "" {
@@ -399,7 +399,7 @@ func (c *Package) Key(fn *types.Func) string {
 		return k
 	}
 	if c.keys == nil {
-		c.keys = map[*types.Func]string{}
+		c.keys = make(map[*types.Func]string, len(c.Funcs))
 	}
 	k := FuncKey(fn)
 	c.keys[fn] = k
@@ -507,18 +507,23 @@ func (c *Package) Once(t *sqltext.Text) bool {
 // SQL change the schema (one function per version), or one named for
 // migrations that changes it at all, is all migrations (whole).
 func migrationScopes(pkg string, files []*ast.File, parsed []*Parsed) (scopes map[ast.Node]bool, whole bool) {
-	ddl, sql := map[ast.Node]bool{}, map[ast.Node]bool{}
+	var ddl map[ast.Node]bool // made at the first change: most packages have none
 	for _, p := range parsed {
-		if p.Text.Scope == nil {
-			continue
-		}
-		sql[p.Text.Scope] = true
-		if slices.ContainsFunc(p.Script.Stmts, func(st *sqlparse.Statement) bool { return st.Create != nil || len(st.Changes) > 0 }) {
+		if p.Text.Scope != nil && slices.ContainsFunc(p.Script.Stmts, func(st *sqlparse.Statement) bool { return st.Create != nil || len(st.Changes) > 0 }) {
+			if ddl == nil {
+				ddl = map[ast.Node]bool{}
+			}
 			ddl[p.Text.Scope] = true
 		}
 	}
 	if len(ddl) == 0 {
 		return nil, false
+	}
+	sql := map[ast.Node]bool{}
+	for _, p := range parsed {
+		if p.Text.Scope != nil {
+			sql[p.Text.Scope] = true
+		}
 	}
 	if len(ddl) >= 2 && 2*len(ddl) >= len(sql) || strings.Contains(path.Base(pkg), "migrat") {
 		return nil, true

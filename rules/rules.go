@@ -3,6 +3,7 @@ package rules
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/sqlparse"
@@ -118,25 +119,8 @@ type Context struct {
 // that statement, and the panic is recorded in ctx.Panics; the other rules
 // still run.
 func Check(ctx *Context, s *sqlparse.Script) []Finding {
-	var out []Finding
-	var cur *Rule
-	// One report function for every rule and statement: a closure per call
-	// was most of the rules' allocations.
-	report := func(sp sqlparse.Span, msg string, fix *Fix) {
-		if fix != nil && len(s.Templates) > 0 {
-			for _, e := range fix.Edits {
-				if s.EditsTemplate(e.Span) {
-					fix = nil // the template's syntax is not ours to rewrite
-					break
-				}
-			}
-		}
-		if strings.Contains(msg, sqlparse.HoleIdent) {
-			// A name Go assembles at run time (tableName + "_pkey").
-			msg = strings.ReplaceAll(msg, sqlparse.HoleIdent, "<run-time>")
-		}
-		out = append(out, Finding{Rule: cur, Span: sp, Message: cur.Prefix() + msg, Fix: fix})
-	}
+	c := checks.Get().(*checkState)
+	c.script = s
 	ctx.Text = s.Text
 	ctx.file = nil
 	if ctx.Config.Runner == RunnerPop {
@@ -145,14 +129,48 @@ func Check(ctx *Context, s *sqlparse.Script) []Finding {
 	for _, st := range s.Stmts {
 		for _, r := range all {
 			if r.check != nil && ctx.Config.Enabled(r.ID) && (ctx.Only == nil || ctx.Only == r) && ctx.Later != r {
-				cur = r
-				if n := len(out); !checkOne(ctx, r, st, report) {
-					out = out[:n] // drop what the rule reported before it panicked
+				c.rule = r
+				if n := len(c.out); !checkOne(ctx, r, st, c.report) {
+					c.out = c.out[:n] // drop what the rule reported before it panicked
 				}
 			}
 		}
 	}
+	out := c.out
+	*c = checkState{report: c.report}
+	checks.Put(c)
 	return out
+}
+
+// checkState is the state of one Check call. Its report function is made once
+// per pooled state: a closure per call was most of the rules' allocations.
+type checkState struct {
+	out    []Finding
+	rule   *Rule
+	script *sqlparse.Script
+	report func(sqlparse.Span, string, *Fix)
+}
+
+var checks = sync.Pool{New: func() any {
+	c := &checkState{}
+	c.report = c.add
+	return c
+}}
+
+func (c *checkState) add(sp sqlparse.Span, msg string, fix *Fix) {
+	if fix != nil && len(c.script.Templates) > 0 {
+		for _, e := range fix.Edits {
+			if c.script.EditsTemplate(e.Span) {
+				fix = nil // the template's syntax is not ours to rewrite
+				break
+			}
+		}
+	}
+	if strings.Contains(msg, sqlparse.HoleIdent) {
+		// A name Go assembles at run time (tableName + "_pkey").
+		msg = strings.ReplaceAll(msg, sqlparse.HoleIdent, "<run-time>")
+	}
+	c.out = append(c.out, Finding{Rule: c.rule, Span: sp, Message: c.rule.Prefix() + msg, Fix: fix})
 }
 
 // Panic records a rule that panicked on a statement.

@@ -101,8 +101,8 @@ func (c *checker) observeORM(call *ast.CallExpr, fn *types.Func, scope ast.Node)
 	}
 	if fn.Name() == "For" && strings.HasPrefix(fn.Pkg().Path(), gosql.PkgBun) && len(call.Args) == 1 {
 		// bun's q.For("UPDATE SKIP LOCKED") renders FOR UPDATE ...
-		if v := c.ConstString(call.Args[0]); v != nil {
-			if s, ok := bunStrength(*v); ok {
+		if v, ok := c.ConstString(call.Args[0]); ok {
+			if s, ok := bunStrength(v); ok {
 				c.ormLocks = append(c.ormLocks, goLock{call.Args[0].Pos(), call.Args[0].End(), scope, s})
 			}
 		}

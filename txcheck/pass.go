@@ -213,7 +213,7 @@ func runTx(sites *analysis.Analyzer, pass *analysis.Pass) (res *Result) {
 	c.summary = c.summarize(p.Scripts, p.Parsed)
 	c.summary.SetFences(c.learnFences(p.Parsed))
 	res.Summary = c.summary
-	res.TxView = func(t *sqltext.Text) func(int) rules.TxView { return c.txView(priors, t) }
+	res.TxView = c.newTxView(priors).of
 	if !p.Settings.ModuleStage && pass.Pkg != nil {
 		res.Imported = c.importedSummaries()
 		if sums := Carried(pass.Fset, c.summary, res.Imported); len(sums) > 0 && pass.ExportPackageFact != nil {

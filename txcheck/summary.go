@@ -625,8 +625,7 @@ func (c *checker) summarizeImpls(s *txflow.Summary) {
 	}
 	var byName map[string][]*types.Interface // the module's interfaces by their methods' names
 	for _, ptr := range c.PointerTypes() {
-		names := c.relevantMethods(ptr, relevant)
-		if len(names) == 0 {
+		if !c.hasRelevantMethod(ptr, relevant) {
 			continue
 		}
 		if byName == nil {
@@ -639,8 +638,11 @@ func (c *checker) summarizeImpls(s *txflow.Summary) {
 		}
 		// Only an interface with a method of a relevant name can map one.
 		var ifaces []*types.Interface
-		for name := range names {
-			for _, it := range byName[name] {
+		for _, fn := range c.methodsOf(ptr) {
+			if !relevant[c.Key(fn)] {
+				continue
+			}
+			for _, it := range byName[fn.Name()] {
 				if !slices.Contains(ifaces, it) {
 					ifaces = append(ifaces, it)
 				}
@@ -687,7 +689,7 @@ func (c *checker) summarizeTypes(s *txflow.Summary, relevant map[string]bool) {
 		return
 	}
 	for _, ptr := range c.PointerTypes() {
-		if len(c.relevantMethods(ptr, relevant)) == 0 {
+		if !c.hasRelevantMethod(ptr, relevant) {
 			continue
 		}
 		s.Types = append(s.Types, methodSet(c.methodsOf(ptr)))
@@ -1057,22 +1059,13 @@ func (c *checker) madeFromPool(x ast.Expr) (pool, pgx bool) {
 	return false, false
 }
 
-// relevantMethods returns the names of ptr's methods, its own or
-// promoted from an embedded field, that are relevant.
-func (c *checker) relevantMethods(ptr *types.Pointer, relevant map[string]bool) map[string]bool {
+// hasRelevantMethod reports whether ptr has a relevant method, its own or
+// promoted from an embedded field.
+func (c *checker) hasRelevantMethod(ptr *types.Pointer, relevant map[string]bool) bool {
 	if _, ok := ptr.Elem().(*types.Named); !ok {
-		return nil
+		return false
 	}
-	var names map[string]bool
-	for _, fn := range c.methodsOf(ptr) {
-		if relevant[c.Key(fn)] {
-			if names == nil {
-				names = map[string]bool{}
-			}
-			names[fn.Name()] = true
-		}
-	}
-	return names
+	return slices.ContainsFunc(c.methodsOf(ptr), func(fn *types.Func) bool { return relevant[c.Key(fn)] })
 }
 
 // methodsOf returns pointerMethods(ptr), made once: a type's method set

@@ -69,73 +69,43 @@ func (c *checker) txPriors(parsed []*gosql.Parsed) map[ast.Node][]scopedPrior {
 	return out
 }
 
-// txView returns, for the statements of t, what runs before them in the
-// package's view of their transaction: the function's own statements
-// before them, those of the package functions it called first, and its
-// callers' before they called it (every caller, for Every; any, for
-// Some). A constant's text is judged at its every use.
-func (c *checker) txView(priors map[ast.Node][]scopedPrior, t *sqltext.Text) func(int) rules.TxView {
-	if len(priors) == 0 {
+// txView is the package's view of its transactions: for the statements
+// of a text, what runs before them in the function's own statements before
+// them, those of the package functions it called first, and its callers'
+// before they called it (every caller, for Every; any, for Some). Made once
+// per package; a text's view is one closure over it.
+type txView struct {
+	c       *checker
+	priors  map[ast.Node][]scopedPrior
+	callers map[*ast.FuncDecl][]caller
+}
+
+func (c *checker) newTxView(priors map[ast.Node][]scopedPrior) *txView {
+	tv := &txView{c: c, priors: priors}
+	if len(priors) > 0 {
+		tv.callers = c.callersOf()
+	}
+	return tv
+}
+
+// of returns the view of t's statements by offset, or nil. A constant's
+// text is judged at its every use.
+func (tv *txView) of(t *sqltext.Text) func(int) rules.TxView {
+	if len(tv.priors) == 0 {
 		return nil
-	}
-	callers := c.callersOf()
-	// before returns the priors of scope before pos, and of the package
-	// functions it calls before pos.
-	before := func(scope ast.Node, pos token.Pos) []rules.Prior {
-		var out []rules.Prior
-		for _, sp := range priors[scope] {
-			if sp.pos < pos {
-				out = append(out, sp.Prior)
-			}
-		}
-		for _, call := range c.Calls[scope] {
-			if call.Call.Pos() < pos {
-				for _, sp := range priors[call.Fn] {
-					out = append(out, sp.Prior)
-				}
-			}
-		}
-		return out
-	}
-	var view func(scope ast.Node, pos token.Pos, depth int) rules.TxView
-	view = func(scope ast.Node, pos token.Pos, depth int) rules.TxView {
-		own := before(scope, pos)
-		v := rules.TxView{Every: own, Some: slices.Clone(own)}
-		fd, ok := scope.(*ast.FuncDecl)
-		if !ok || depth == 0 || len(callers[fd]) == 0 {
-			return v
-		}
-		var every []rules.Prior
-		for i, call := range callers[fd] {
-			if call.scope == scope {
-				return v // recursion: no caller's view holds for every run
-			}
-			cv := view(call.scope, call.pos, depth-1)
-			v.Some = append(v.Some, cv.Some...)
-			if i == 0 {
-				every = cv.Every
-			} else {
-				every = intersect(every, cv.Every)
-			}
-		}
-		v.Every = append(v.Every, every...)
-		return v
-	}
-	at := func(u *sqltext.Text) func(int) rules.TxView {
-		return func(off int) rules.TxView { return view(u.Scope, u.Pos(off, false), callerDepth) }
 	}
 	switch {
 	case t.Scope != nil:
-		return at(t)
-	case len(c.Uses[t.Const]) > 0:
-		uses := c.Uses[t.Const]
+		return func(off int) rules.TxView { return tv.view(t.Scope, t.Pos(off, false), callerDepth) }
+	case len(tv.c.Uses[t.Const]) > 0:
+		uses := tv.c.Uses[t.Const]
 		return func(int) rules.TxView {
 			var v rules.TxView
 			for i, u := range uses {
 				if u.Scope == nil {
 					return rules.TxView{}
 				}
-				uv := at(u)(0)
+				uv := tv.view(u.Scope, u.Pos(0, false), callerDepth)
 				v.Some = append(v.Some, uv.Some...)
 				if i == 0 {
 					v.Every = uv.Every
@@ -147,6 +117,50 @@ func (c *checker) txView(priors map[ast.Node][]scopedPrior, t *sqltext.Text) fun
 		}
 	}
 	return nil
+}
+
+// before returns the priors of scope before pos, and of the package
+// functions it calls before pos.
+func (tv *txView) before(scope ast.Node, pos token.Pos) []rules.Prior {
+	var out []rules.Prior
+	for _, sp := range tv.priors[scope] {
+		if sp.pos < pos {
+			out = append(out, sp.Prior)
+		}
+	}
+	for _, call := range tv.c.Calls[scope] {
+		if call.Call.Pos() < pos {
+			for _, sp := range tv.priors[call.Fn] {
+				out = append(out, sp.Prior)
+			}
+		}
+	}
+	return out
+}
+
+// view is the view at pos in scope, following callers depth calls up.
+func (tv *txView) view(scope ast.Node, pos token.Pos, depth int) rules.TxView {
+	own := tv.before(scope, pos)
+	v := rules.TxView{Every: own, Some: slices.Clone(own)}
+	fd, ok := scope.(*ast.FuncDecl)
+	if !ok || depth == 0 || len(tv.callers[fd]) == 0 {
+		return v
+	}
+	var every []rules.Prior
+	for i, call := range tv.callers[fd] {
+		if call.scope == scope {
+			return v // recursion: no caller's view holds for every run
+		}
+		cv := tv.view(call.scope, call.pos, depth-1)
+		v.Some = append(v.Some, cv.Some...)
+		if i == 0 {
+			every = cv.Every
+		} else {
+			every = intersect(every, cv.Every)
+		}
+	}
+	v.Every = append(v.Every, every...)
+	return v
 }
 
 // caller is a call of a package function, in scope, at pos.

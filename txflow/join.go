@@ -222,14 +222,14 @@ func Merge[D any](m *Module, diags []D, diag func(D) analysis.Diagnostic, with f
 		pos      token.Pos
 		category string
 	}
-	module := map[at]analysis.Diagnostic{}
+	module := make(map[at]analysis.Diagnostic, len(m.findings))
 	for _, f := range m.findings {
 		if _, dup := module[at{f.Pos, f.Category}]; !dup {
 			module[at{f.Pos, f.Category}] = f.Diagnostic
 		}
 	}
-	reported := map[at]bool{}
-	var out []D
+	reported := make(map[at]bool, len(diags)+len(m.findings))
+	out := make([]D, 0, len(diags)+len(m.findings))
 	for _, d := range diags {
 		dg := diag(d)
 		k := at{dg.Pos, dg.Category}

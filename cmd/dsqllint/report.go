@@ -68,7 +68,7 @@ type dedupKey struct {
 // findings returns the distinct diagnostics ordered by file and position
 // (of one finding worded twice, the first wording in that order).
 func (r *result) findings() []*finding {
-	var all []*finding
+	all := make([]*finding, 0, len(r.diags))
 	for i := range r.diags {
 		d := &r.diags[i]
 		end := d.End
@@ -90,7 +90,7 @@ func (r *result) findings() []*finding {
 		}
 		return a.Message < b.Message
 	})
-	seen := map[dedupKey]bool{}
+	seen := make(map[dedupKey]bool, len(all))
 	out := all[:0]
 	for _, f := range all {
 		if !seen[f.key] {
