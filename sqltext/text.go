@@ -23,12 +23,12 @@ type Text struct {
 	// Scope is the enclosing function (*ast.FuncDecl or *ast.FuncLit), nil
 	// at package level and in .sql files.
 	Scope ast.Node
-	// Known marks text that is certainly SQL: a query argument of a known
-	// database method, or a .sql file. It is parsed even when the
-	// prefilter would reject it.
-	Known bool
 	// Const is the named constant (or variable) the text initialises.
 	Const types.Object
+	// Known marks text that is certainly SQL: a query argument of a known
+	// database method, or a .sql file. It is parsed even when the
+	// prefilter would reject it. (The flags sit together: one word.)
+	Known bool
 	// Ref marks a named constant's text seen again at a query call: it
 	// tells what the function runs (its locks) but is reported only at the
 	// declaration.

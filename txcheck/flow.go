@@ -101,33 +101,39 @@ func (c *checker) retryHelper(fn *types.Func) bool {
 	if v, ok := c.helpers[fd]; ok {
 		return v
 	}
-	c.helpers[fd] = false // a recursive helper is judged by its loop
-	params := map[types.Object]bool{}
+	// Most functions take no function: answered without a map or a
+	// cache entry.
+	var params map[types.Object]bool
 	for _, field := range fd.Type.Params.List {
 		if _, ok := c.Pass.TypesInfo.TypeOf(field.Type).Underlying().(*types.Signature); ok {
 			for _, name := range field.Names {
+				if params == nil {
+					params = map[types.Object]bool{}
+				}
 				params[c.Pass.TypesInfo.Defs[name]] = true
 			}
 		}
 	}
-	found := false
-	if len(params) > 0 {
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			var body *ast.BlockStmt
-			switch l := n.(type) {
-			case *ast.ForStmt:
-				body = l.Body
-			case *ast.RangeStmt:
-				body = l.Body
-			default:
-				return !found
-			}
-			if c.callsParam(body, params) && c.mentionsRetry(body) {
-				found = true
-			}
-			return !found
-		})
+	if len(params) == 0 {
+		return false
 	}
+	c.helpers[fd] = false // a recursive helper is judged by its loop
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		var body *ast.BlockStmt
+		switch l := n.(type) {
+		case *ast.ForStmt:
+			body = l.Body
+		case *ast.RangeStmt:
+			body = l.Body
+		default:
+			return !found
+		}
+		if c.callsParam(body, params) && c.mentionsRetry(body) {
+			found = true
+		}
+		return !found
+	})
 	c.helpers[fd] = found
 	return found
 }

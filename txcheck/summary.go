@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/gosql"
@@ -171,6 +172,20 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*sqltext.Text]*s
 	info := c.Pass.TypesInfo
 	cfg := c.Settings.Cfg
 	sqlcLocks := c.sqlcLocks(scripts)
+	scratch := stmtScratch.Get().(*[]txflow.ParamStmt)
+	s.Stmts = append((*scratch)[:0], s.Stmts...)
+	defer func() {
+		// The summary keeps an exact copy; the grown array serves the
+		// next package.
+		stmts := s.Stmts
+		s.Stmts = nil
+		if len(stmts) > 0 {
+			s.Stmts = slices.Clone(stmts)
+		}
+		clear(stmts)
+		*scratch = stmts[:0]
+		stmtScratch.Put(scratch)
+	}()
 	for _, q := range c.Queries {
 		sc := scripts[q.Text]
 		if sc == nil {
@@ -224,6 +239,9 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*sqltext.Text]*s
 		}
 	}
 }
+
+// stmtScratch holds a summary's statements while they grow.
+var stmtScratch = sync.Pool{New: func() any { return new([]txflow.ParamStmt) }}
 
 // stmtAt is where the statement at offset off of t is reported: in the
 // text itself, in the declaration of the constant a query call runs, or,
