@@ -7,10 +7,10 @@ import (
 	"go/types"
 	"slices"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/dsqllint/dsqllint/internal/growbuf"
 	"github.com/dsqllint/dsqllint/sqlparse"
 	"github.com/dsqllint/dsqllint/sqltext"
 )
@@ -53,20 +53,8 @@ func (c *Package) Collect() []*sqltext.Text {
 	db := ReachesDB(c.Pass.Pkg)
 	c.DB = db
 	var texts []*sqltext.Text
-	scratch := flowScratch.Get().(*[]flowSite)
-	c.FlowSites = (*scratch)[:0]
-	defer func() {
-		// The Result keeps an exact copy; the grown array serves the next
-		// package's walk.
-		sites := c.FlowSites
-		c.FlowSites = nil
-		if len(sites) > 0 {
-			c.FlowSites = slices.Clone(sites)
-		}
-		clear(sites)
-		*scratch = sites[:0]
-		flowScratch.Put(scratch)
-	}()
+	c.FlowSites = flowSites.Get()
+	defer func() { c.FlowSites = flowSites.Keep(c.FlowSites) }()
 	for _, f := range c.Pass.Files {
 		c.Directives = append(c.Directives, goDirectives(c.Pass.Fset, f)...)
 		var stack []ast.Node
@@ -231,8 +219,8 @@ func (c *Package) Collect() []*sqltext.Text {
 	return texts
 }
 
-// flowScratch holds a walk's flow sites while they grow.
-var flowScratch = sync.Pool{New: func() any { return new([]flowSite) }}
+// flowSites lends a walk an array to grow its flow sites in.
+var flowSites growbuf.Pool[flowSite]
 
 // Site is where a node sits: the function around it (nil at package
 // level), the node holding it, and what may run it again — the bodies of

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/dsqllint/dsqllint/fencing"
 	"github.com/dsqllint/dsqllint/gosql"
+	"github.com/dsqllint/dsqllint/internal/growbuf"
 	"github.com/dsqllint/dsqllint/modconf"
 	"github.com/dsqllint/dsqllint/rules"
 	"github.com/dsqllint/dsqllint/sqlparse"
@@ -172,20 +172,8 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*sqltext.Text]*s
 	info := c.Pass.TypesInfo
 	cfg := c.Settings.Cfg
 	sqlcLocks := c.sqlcLocks(scripts)
-	scratch := stmtScratch.Get().(*[]txflow.ParamStmt)
-	s.Stmts = append((*scratch)[:0], s.Stmts...)
-	defer func() {
-		// The summary keeps an exact copy; the grown array serves the
-		// next package.
-		stmts := s.Stmts
-		s.Stmts = nil
-		if len(stmts) > 0 {
-			s.Stmts = slices.Clone(stmts)
-		}
-		clear(stmts)
-		*scratch = stmts[:0]
-		stmtScratch.Put(scratch)
-	}()
+	s.Stmts = append(paramStmts.Get(), s.Stmts...)
+	defer func() { s.Stmts = paramStmts.Keep(s.Stmts) }()
 	for _, q := range c.Queries {
 		sc := scripts[q.Text]
 		if sc == nil {
@@ -240,8 +228,8 @@ func (c *checker) summarizeStmts(s *txflow.Summary, scripts map[*sqltext.Text]*s
 	}
 }
 
-// stmtScratch holds a summary's statements while they grow.
-var stmtScratch = sync.Pool{New: func() any { return new([]txflow.ParamStmt) }}
+// paramStmts lends a summary an array to grow its statements in.
+var paramStmts growbuf.Pool[txflow.ParamStmt]
 
 // stmtAt is where the statement at offset off of t is reported: in the
 // text itself, in the declaration of the constant a query call runs, or,
