@@ -64,6 +64,11 @@ type linter struct {
 	// pass is the reporting pass; tx what the transaction flow found.
 	pass *analysis.Pass
 	tx   *txcheck.Result
+	// sum is this pass's copy of the flow's summary, with the module
+	// stage's hooks: importers read the one txcheck exported as a fact
+	// while this pass runs (in one process, under the checker and
+	// golangci-lint), so it is not written after.
+	sum *txflow.Summary
 	// internal collects our own failures (recovered panics).
 	internal []error
 }
@@ -115,20 +120,22 @@ func run(s *modconf.Settings, sites, tx *analysis.Analyzer, pass *analysis.Pass)
 	if res.Summary == nil {
 		return res.Summary, nil // the flow failed: its error says so
 	}
+	sum := *res.Summary
+	c.sum = &sum
 	c.lint(p.Parsed)
 	if ms.File != nil && len(ms.File.Excludes) > 0 {
 		// The module stage's findings in the package are dropped alike.
-		res.Summary.Excluded = func(pos token.Pos, category string) bool { return ms.Excluded(pass, pos, category) }
+		c.sum.Excluded = func(pos token.Pos, category string) bool { return ms.Excluded(pass, pos, category) }
 	}
 	if held != nil {
 		c.judgeWithImports(held, p.Texts)
 	}
-	return res.Summary, nil
+	return c.sum, nil
 }
 
 func (c *linter) lint(parsed []*gosql.Parsed) {
 	cfg := c.Settings.Cfg
-	fences := c.tx.Summary.Fences()
+	fences := c.sum.Fences()
 	sqlFileCfg := cfg.ForSQLFile()
 	type runnerFile struct {
 		runner string
@@ -227,7 +234,7 @@ func (c *linter) lint(parsed []*gosql.Parsed) {
 	c.reportDirectives(parsed)
 	// The module stage judges the writes again with what every package
 	// tells about fencing.
-	c.tx.Summary.Writes = func(module *fencing.Fences, traced func(stmt token.Pos) (rules.TxView, bool)) []txflow.WriteVerdict {
+	c.sum.Writes = func(module *fencing.Fences, traced func(stmt token.Pos) (rules.TxView, bool)) []txflow.WriteVerdict {
 		clear(seen)
 		var out []txflow.WriteVerdict
 		for _, p := range writes {

@@ -99,10 +99,10 @@ func (h *heldReports) flush() {
 // compare-and-swap result of an imported function the package drops),
 // each at a place in the package.
 func (c *linter) judgeWithImports(held *heldReports, texts []*sqltext.Text) {
-	if c.Pass.Pkg == nil || c.tx.Summary == nil {
+	if c.Pass.Pkg == nil || c.sum == nil {
 		return // nothing to join: the deferred flush reports them
 	}
-	m := txflow.JoinPackage(c.Pass.Fset, c.Pass.Pkg.Path(), append([]*txflow.Summary{c.tx.Summary}, txcheck.Imported(c.Pass.Fset, c.tx.Imported)...))
+	m := txflow.JoinPackage(c.Pass.Fset, c.Pass.Pkg.Path(), append([]*txflow.Summary{c.sum}, txcheck.Imported(c.Pass.Fset, c.tx.Imported)...))
 	mine := map[string]bool{}
 	for _, f := range c.Pass.Files {
 		mine[c.Pass.Fset.File(f.Pos()).Name()] = true

@@ -254,3 +254,42 @@ func TestModuleTransactionFences(t *testing.T) {
 	fset, diags := runModule(t, "testdata/leadermod")
 	checkModuleWants(t, "testdata/leadermod", fset, diags)
 }
+
+// TestExportedSummaryNotWrittenAfter: the summary the transaction flow
+// exports as a fact is read by importers while the package's later passes
+// run, in the same process under the checker and golangci-lint; the
+// module stage's hooks go on the reporting pass's copy, not on it (a data
+// race under -race before).
+func TestExportedSummaryNotWrittenAfter(t *testing.T) {
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: "testdata/fencemod", Env: append(os.Environ(), "GOWORK=off")}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	graph, err := gochecker.Analyze([]*analysis.Analyzer{analyzer.New()}, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooked := 0
+	for _, act := range graph.Roots {
+		reported, _ := act.Result.(*txflow.Summary)
+		if reported == nil || reported.Writes == nil {
+			continue
+		}
+		for _, dep := range act.Deps {
+			for _, f := range dep.AllPackageFacts() {
+				fact, ok := f.Fact.(*txflow.Fact)
+				if !ok || dep.Package != act.Package || f.Package != act.Package.Types {
+					continue
+				}
+				own := fact.Carried()[0].Summary(act.Package.Fset) // the package's own, first
+				hooked++
+				if own == reported || own.Writes != nil {
+					t.Errorf("%s: the exported summary was given the module stage's hooks after its export", act.Package.PkgPath)
+				}
+			}
+		}
+	}
+	if hooked == 0 {
+		t.Fatal("no package with writes for the module stage exported its summary: the test shows nothing")
+	}
+}
