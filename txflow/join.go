@@ -159,18 +159,14 @@ func (m *Module) Decisions() []Decision { return m.decisions }
 // interfaces it imports.
 func matchImpls(sums []*Summary) []Impl {
 	type typ struct {
-		names map[string]bool
+		names map[string]bool // made when first compared, as bySig
 		set   MethodSet
-		bySig map[string]string // made when first compared
+		bySig map[string]string
 	}
 	var types []*typ
 	for _, s := range sums {
 		for _, t := range s.Types {
-			ty := &typ{names: make(map[string]bool, len(t.Names)), set: t}
-			for _, n := range t.Names {
-				ty.names[n] = true
-			}
-			types = append(types, ty)
+			types = append(types, &typ{set: t})
 		}
 	}
 	var out []Impl
@@ -179,6 +175,12 @@ func matchImpls(sums []*Summary) []Impl {
 			var methods []Method // made when first compared
 		types:
 			for _, t := range types {
+				if t.names == nil {
+					t.names = make(map[string]bool, len(t.set.Names))
+					for _, n := range t.set.Names {
+						t.names[n] = true
+					}
+				}
 				for _, n := range it.Names {
 					if !t.names[n] {
 						continue types
