@@ -1,6 +1,7 @@
 package txflow
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
 	"maps"
@@ -343,7 +344,9 @@ func (g *lockGraph) unretriedFuncs() map[string]bool {
 		}
 	}
 	for _, es := range g.entries {
-		sort.SliceStable(es, func(i, j int) bool { return g.before(es[i].pos, es[j].pos) })
+		if len(es) > 1 { // most functions have one caller
+			slices.SortStableFunc(es, func(a, b entry) int { return g.compare(a.pos, b.pos) })
+		}
 	}
 	un := map[string]bool{}
 	var queue []string
@@ -413,15 +416,19 @@ func (g *lockGraph) closedCycles(funcs map[string]bool) []string {
 				break
 			}
 		}
-		in := map[string]bool{}
-		for _, t := range scc {
-			in[t] = true
+		in := func(from string) bool { return from == f } // most components are one function: no set
+		if len(scc) > 1 {
+			set := make(map[string]bool, len(scc))
+			for _, t := range scc {
+				set[t] = true
+			}
+			in = func(from string) bool { return set[from] }
 		}
 		cycle, closed := len(scc) > 1, true
 		for _, t := range scc {
 			for _, e := range g.entries[t] {
 				cycle = cycle || e.from == t
-				closed = closed && in[e.from]
+				closed = closed && in(e.from)
 			}
 		}
 		if cycle && closed {
@@ -949,8 +956,15 @@ func (g *lockGraph) worse(a, b verdict, file string) bool {
 // before orders positions by file name, then offset: token.Pos orders
 // files as they were parsed, which parallel loading changes from run to
 // run, and the walk of the graph, memoised, depends on the order.
-func (g *lockGraph) before(a, b token.Pos) bool {
-	return positionLess(g.fset.Position(a), g.fset.Position(b))
+func (g *lockGraph) before(a, b token.Pos) bool { return g.compare(a, b) < 0 }
+
+// compare orders positions by file name, then offset, as before does.
+func (g *lockGraph) compare(a, b token.Pos) int {
+	pa, pb := g.fset.Position(a), g.fset.Position(b)
+	if c := strings.Compare(pa.Filename, pb.Filename); c != 0 {
+		return c
+	}
+	return cmp.Compare(pa.Offset, pb.Offset)
 }
 
 func positionLess(a, b token.Position) bool {
