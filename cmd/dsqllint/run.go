@@ -273,10 +273,13 @@ func report(res *result, outs []output, o options, code int) int {
 func checkPackages(a *analysis.Analyzer, patterns []string, tests bool, tags string, timing bool) (*result, *checker.Graph, int) {
 	// NeedExportFile costs no more (go list -export runs for the types of
 	// dependencies): analyseHelpers reads a helper's imports from it.
-	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule | packages.NeedExportFile, Tests: tests, Fset: token.NewFileSet(),
-		ParseFile: parseFile, BuildFlags: buildFlags(tags)}
+	fset, wp := token.NewFileSet(), workspacePatterns(patterns)
 	start := time.Now()
-	pkgs, err := packages.Load(cfg, workspacePatterns(patterns)...)
+	pf := startPrefetch(fset, wp, tests, tags)
+	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule | packages.NeedExportFile, Tests: tests, Fset: fset,
+		ParseFile: pf.parseFile, BuildFlags: buildFlags(tags)}
+	pkgs, err := packages.Load(cfg, wp...)
+	pf.done()
 	loaded := time.Since(start)
 	if err == nil && len(pkgs) == 0 {
 		err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
@@ -349,10 +352,10 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests bool, tags str
 	return res, graph, code
 }
 
-// parseFile parses a file of the packages linted. No pass reads the
+// parseSource parses a file of the packages linted. No pass reads the
 // syntactic objects go/parser resolves by default (go/types resolves
 // every identifier): skipping them saves their memory for the whole run.
-func parseFile(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+func parseSource(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
 	return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
 }
 
