@@ -37,6 +37,14 @@ func ModuleStage(a *analysis.Analyzer) {
 	}
 }
 
+// Preload loads the settings of the module holding dir before any
+// package asks for them (modconf.Settings.Preload).
+func Preload(a *analysis.Analyzer, dir string) {
+	if s, ok := staged.Load(a); ok {
+		s.(stage).settings.Preload(dir)
+	}
+}
+
 // WithoutFixes tells a that its driver discards suggested fixes (the
 // dsqllint command printing text): fixes that cost reading the source
 // are not built.

@@ -268,7 +268,26 @@ func (s *Settings) ForPackage(pass *analysis.Pass) (*Settings, error) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	root := config.FindRoot(dir)
+	return s.module(config.FindRoot(dir))
+}
+
+// Preload loads the settings of the module holding dir ahead of its
+// packages: the dsqllint command calls it while go list runs, where the
+// first package's analysis would wait for them (the schema read from a
+// large repository's migrations).
+func (s *Settings) Preload(dir string) {
+	if s.modules == nil {
+		return
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		if root := config.FindRoot(abs); root != "" {
+			s.module(root)
+		}
+	}
+}
+
+// module returns the settings of the module at root, loaded once.
+func (s *Settings) module(root string) (*Settings, error) {
 	s.modules.mu.Lock()
 	m := s.modules.m[root]
 	if m == nil {

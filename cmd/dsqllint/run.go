@@ -273,8 +273,12 @@ func report(res *result, outs []output, o options, code int) int {
 func checkPackages(a *analysis.Analyzer, patterns []string, tests bool, tags string, timing bool) (*result, *checker.Graph, int) {
 	// NeedExportFile costs no more (go list -export runs for the types of
 	// dependencies): analyseHelpers reads a helper's imports from it.
+	analyzer.ModuleStage(a) // the module stage below joins every package
 	fset, wp := token.NewFileSet(), workspacePatterns(patterns)
 	start := time.Now()
+	// While go list runs: the module's settings and schema, which the
+	// first package's analysis needs, and the files it will parse.
+	go analyzer.Preload(a, firstDir(patterns))
 	pf := startPrefetch(fset, wp, tests, tags)
 	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule | packages.NeedExportFile, Tests: tests, Fset: fset,
 		ParseFile: pf.parseFile, BuildFlags: buildFlags(tags)}
@@ -292,7 +296,6 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests bool, tags str
 	if packages.PrintErrors(pkgs) > 0 {
 		code = exitFailure
 	}
-	analyzer.ModuleStage(a) // the module stage below joins every package
 	// The helpers are read and analysed while the collection below marks
 	// the heap: neither needs the other, and each leaves a core idle.
 	helpers := make(chan []*txflow.Summary, 1)
@@ -350,6 +353,18 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests bool, tags str
 		printTiming(graph, loaded, time.Since(start)-loaded)
 	}
 	return res, graph, code
+}
+
+// firstDir is the directory of the first directory pattern (./..., ./dir),
+// else the current one: where the module linted most likely is.
+func firstDir(patterns []string) string {
+	for _, p := range patterns {
+		dir, _ := strings.CutSuffix(p, "/...")
+		if dir == "." || strings.HasPrefix(dir, "./") || strings.HasPrefix(dir, "../") || filepath.IsAbs(dir) {
+			return dir
+		}
+	}
+	return "."
 }
 
 // parseSource parses a file of the packages linted. No pass reads the
