@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/build"
 	"go/token"
+	"hash/maphash"
 	"io"
 	"io/fs"
 	"os"
@@ -19,7 +20,8 @@ import (
 // (on the synthetic 300x60 module go list takes 0.2 s of wall time and
 // about as much CPU), and parsing is a tenth of the load's CPU. A file is
 // served from the prefetch only when go/packages hands the parser the
-// very bytes the prefetch parsed; anything else is parsed as it comes.
+// bytes the prefetch parsed (the same length and 64-bit hash); anything
+// else is parsed as it comes.
 type prefetch struct {
 	fset    *token.FileSet
 	files   map[string]*prefetched // by absolute file name, complete once listed is closed
@@ -32,18 +34,23 @@ type prefetched struct {
 	once sync.Once
 	file *ast.File
 	err  error
-	mu   sync.Mutex
-	src  []byte // what file was parsed from, until the loader takes it
+	// What file was parsed from, by length and hash: the bytes are not
+	// kept, lest a prefetch far ahead of the loader hold a large tree's
+	// source.
+	size  int
+	sum   uint64
+	mu    sync.Mutex
+	taken bool
 }
+
+var prefetchSeed = maphash.MakeSeed()
 
 // parse parses src as the file's, once: whichever of the prefetch and
 // the loader comes first.
 func (p *prefetched) parse(fset *token.FileSet, name string, src []byte) {
 	p.once.Do(func() {
 		p.file, p.err = parseSource(fset, name, src)
-		p.mu.Lock()
-		p.src = src
-		p.mu.Unlock()
+		p.size, p.sum = len(src), maphash.Bytes(prefetchSeed, src)
 	})
 }
 
@@ -53,10 +60,10 @@ func (p *prefetched) parse(fset *token.FileSet, name string, src []byte) {
 func (p *prefetched) take(src []byte) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.src == nil || !bytes.Equal(p.src, src) {
+	if p.taken || p.size != len(src) || p.sum != maphash.Bytes(prefetchSeed, src) {
 		return false
 	}
-	p.src = nil
+	p.taken = true
 	return true
 }
 
