@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -90,11 +91,16 @@ func (r *result) findings() []*finding {
 		}
 		return a.Message < b.Message
 	})
-	seen := make(map[dedupKey]bool, len(all))
+	// One finding's copies share a file and an offset, so they sit
+	// together in this order: each is looked for among the findings kept
+	// at its place only.
 	out := all[:0]
+	place := 0 // where in out the findings at f's file and offset start
 	for _, f := range all {
-		if !seen[f.key] {
-			seen[f.key] = true
+		if n := len(out); n > 0 && (out[n-1].path != f.path || out[n-1].pos.Offset != f.pos.Offset) {
+			place = n
+		}
+		if !slices.ContainsFunc(out[place:], func(k *finding) bool { return k.key == f.key }) {
 			out = append(out, f)
 		}
 	}

@@ -2,9 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/dsqllint/dsqllint/analyzer"
 )
@@ -87,5 +92,33 @@ func TestRelPath(t *testing.T) {
 		if got := relPath(root, name); got != want {
 			t.Errorf("relPath(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// One finding reported twice (a package and its test variant, worded
+// apart) is shown once, in its first wording; another rule's finding at
+// the same place, and the same rule's at another place, stay.
+func TestFindingsDistinct(t *testing.T) {
+	fset := token.NewFileSet()
+	f := fset.AddFile("/repo/store.go", -1, 100)
+	f.SetLines([]int{0, 50})
+	at := func(off int) token.Pos { return f.Pos(off) }
+	reported := func(off int, rule, msg string) diag {
+		return diag{pkg: "p", Diagnostic: analysis.Diagnostic{Pos: at(off), End: at(off + 5), Category: rule, Message: msg}}
+	}
+	r := &result{fset: fset, root: "/repo", diags: []diag{
+		reported(60, "DSQL001", "c"),
+		reported(10, "DSQL001", "x"),
+		reported(60, "DSQL002", "b"),
+		reported(60, "DSQL001", "a"), // the first wording in the order shown
+		reported(10, "DSQL001", "x"),
+	}}
+	var got []string
+	for _, f := range r.findings() {
+		got = append(got, fmt.Sprintf("%d %s %s", f.pos.Offset, f.Category, f.Message))
+	}
+	want := []string{"10 DSQL001 x", "60 DSQL001 a", "60 DSQL002 b"}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings %q, want %q", got, want)
 	}
 }
