@@ -27,18 +27,12 @@ func TestSchemaOncePerModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	found := 0
 	for act := range graph.All() {
 		if act.Err != nil {
 			t.Errorf("%s: %v", act.Package.PkgPath, act.Err)
 		}
-		for _, d := range act.Diagnostics {
-			if strings.Contains(d.Message, "not the primary key (id) of leases (declared at db/migrations/001_init.sql:1)") {
-				found++
-			}
-		}
 	}
-	if found != 3 {
+	if found := schemaFindings(graph); found != 3 {
 		t.Errorf("%d packages report the lock by a column that is not the key, want 3", found)
 	}
 	if s.Loads() != 1 {
@@ -68,18 +62,24 @@ func TestPreload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	found := 0
-	for act := range graph.All() {
-		for _, d := range act.Diagnostics {
-			if strings.Contains(d.Message, "(declared at db/migrations/001_init.sql:1)") {
-				found++
-			}
-		}
-	}
-	if found != 3 {
+	if found := schemaFindings(graph); found != 3 {
 		t.Errorf("%d packages report with the preloaded schema, want 3", found)
 	}
 	if s.Loads() != 1 {
 		t.Errorf("the module was loaded %d times, want once", s.Loads())
 	}
+}
+
+// schemaFindings counts the diagnostics that cite testdata/mod's schema:
+// its lock by a column that is not the key, one per package.
+func schemaFindings(graph *gochecker.Graph) int {
+	found := 0
+	for act := range graph.All() {
+		for _, d := range act.Diagnostics {
+			if strings.Contains(d.Message, "not the primary key (id) of leases (declared at db/migrations/001_init.sql:1)") {
+				found++
+			}
+		}
+	}
+	return found
 }
