@@ -1,6 +1,7 @@
 package txflow
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -147,10 +148,5 @@ func ownAlive(s *Summary, alive map[string]bool) []string {
 		add(k)
 	}
 	edges(s, func(from, _ string) { add(from) })
-	out := make([]string, 0, len(own))
-	for k := range own {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(own))
 }
