@@ -120,8 +120,8 @@ func (p *prefetch) list(patterns []string, tests bool) []string {
 		}
 	}
 	for _, pat := range patterns {
-		dir, tree := strings.CutSuffix(pat, "/...")
-		if !(dir == "." || strings.HasPrefix(dir, "./") || strings.HasPrefix(dir, "../") || filepath.IsAbs(dir)) {
+		dir, tree, ok := dirPattern(pat)
+		if !ok {
 			continue
 		}
 		abs, err := filepath.Abs(dir)

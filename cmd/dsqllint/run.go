@@ -355,12 +355,19 @@ func checkPackages(a *analysis.Analyzer, patterns []string, tests bool, tags str
 	return res, graph, code
 }
 
+// dirPattern splits a pattern that names a directory (".", "./dir",
+// "../dir", an absolute path), with "/..." for its tree, from an import
+// path pattern (ok false).
+func dirPattern(p string) (dir string, tree, ok bool) {
+	dir, tree = strings.CutSuffix(p, "/...")
+	return dir, tree, dir == "." || strings.HasPrefix(dir, "./") || strings.HasPrefix(dir, "../") || filepath.IsAbs(dir)
+}
+
 // firstDir is the directory of the first directory pattern (./..., ./dir),
 // else the current one: where the module linted most likely is.
 func firstDir(patterns []string) string {
 	for _, p := range patterns {
-		dir, _ := strings.CutSuffix(p, "/...")
-		if dir == "." || strings.HasPrefix(dir, "./") || strings.HasPrefix(dir, "../") || filepath.IsAbs(dir) {
+		if dir, _, ok := dirPattern(p); ok {
 			return dir
 		}
 	}
@@ -541,8 +548,8 @@ func workspacePatterns(patterns []string) []string {
 	var out []string
 	var w *config.Workspace
 	for _, p := range patterns {
-		dir, ok := strings.CutSuffix(p, "/...")
-		if !ok || !(dir == "." || strings.HasPrefix(dir, "./") || strings.HasPrefix(dir, "../") || filepath.IsAbs(dir)) {
+		dir, tree, ok := dirPattern(p)
+		if !tree || !ok {
 			out = append(out, p)
 			continue
 		}
