@@ -70,13 +70,13 @@ type lockGraph struct {
 }
 
 type callOf struct {
-	Call
-	sum *Summary
+	*Call // in its summary's Calls
+	sum   *Summary
 }
 
 type passOf struct {
-	Pass
-	sum *Summary
+	*Pass // in its summary's Passes
+	sum   *Summary
 }
 
 type passKey struct {
@@ -141,17 +141,37 @@ func newLockGraph(fset *token.FileSet, sums []*Summary, matched []Impl, open boo
 		calls: map[string][]callOf{}, out: map[string][]callOf{}, passes: map[passKey]passOf{},
 		ifaces: map[string][]string{}, impls: map[string][]string{}, binds: map[string][]Closure{}, bound: map[string][]Closure{},
 		returns: map[result]Return{}, helpers: map[string]bool{}, memo: map[memoKey]verdict{}, incomingOf: map[string][]edge{}}
-	seen := map[Call]bool{}
+	// A test variant repeats its package's calls: only a package seen
+	// twice pays for the set that drops them.
+	var seen map[Call]bool
+	pkgs := make(map[string]bool, len(sums))
 	for _, s := range sums {
-		for _, c := range s.Calls {
-			if c.Test || seen[c] {
-				continue // a test's calls say nothing of how the program retries; a test variant repeats its package's
+		twice := pkgs[s.Pkg]
+		pkgs[s.Pkg] = true
+		if twice && seen == nil {
+			seen = map[Call]bool{}
+			for _, cs := range g.calls {
+				for _, c := range cs {
+					seen[*c.Call] = true
+				}
 			}
-			seen[c] = true
+		}
+		for i := range s.Calls {
+			c := &s.Calls[i]
+			if c.Test {
+				continue // a test's calls say nothing of how the program retries
+			}
+			if seen != nil {
+				if seen[*c] {
+					continue
+				}
+				seen[*c] = true
+			}
 			g.calls[c.Callee] = append(g.calls[c.Callee], callOf{c, s})
 			g.out[c.From] = append(g.out[c.From], callOf{c, s})
 		}
-		for _, p := range s.Passes {
+		for i := range s.Passes {
+			p := &s.Passes[i]
 			g.passes[passKey{p.Callee, p.Pos, p.Arg}] = passOf{p, s}
 		}
 		for _, im := range s.Impls {
@@ -959,12 +979,19 @@ func (g *lockGraph) worse(a, b verdict, file string) bool {
 func (g *lockGraph) before(a, b token.Pos) bool { return g.compare(a, b) < 0 }
 
 // compare orders positions by file name, then offset, as before does.
+// Within one file the positions themselves are in offset order: no
+// line or column is computed.
 func (g *lockGraph) compare(a, b token.Pos) int {
-	pa, pb := g.fset.Position(a), g.fset.Position(b)
-	if c := strings.Compare(pa.Filename, pb.Filename); c != 0 {
-		return c
+	fa, fb := g.fset.File(a), g.fset.File(b)
+	if fa == nil || fb == nil {
+		return cmp.Compare(a, b)
 	}
-	return cmp.Compare(pa.Offset, pb.Offset)
+	if fa != fb {
+		if c := strings.Compare(fa.Name(), fb.Name()); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(fa.Offset(a), fb.Offset(b))
 }
 
 func positionLess(a, b token.Position) bool {
