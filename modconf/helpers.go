@@ -119,14 +119,34 @@ func inRepository(dir string) bool {
 // serialization failure: SQLSTATE 40001 spelled as a string, by its
 // condition name, or as its class (40) beside an SQLSTATE. Plain
 // "serialization error"s are a codec's, and a 40001 in a table of numbers
-// is no SQLSTATE. Byte searches: a library package's files are read whole.
+// is no SQLSTATE. PostgreSQL's message text ("could not serialize
+// access") is none either: Aurora DSQL's 40001 does not carry it (DSQL012).
+//
+// Byte searches, one pass per word, its spellings told apart where it is
+// found: a library package's files are read whole, and can be many (an
+// Elasticsearch client's 291 on Temporal's persistence tree).
 func checksConflictText(src []byte) bool {
-	for _, m := range sqlConflict {
-		if bytes.Contains(src, m) {
-			return true
+	for rest := src; ; {
+		i := bytes.Index(rest, []byte("40001"))
+		if i < 0 {
+			break
+		}
+		if i > 0 && i+5 < len(rest) && (rest[i-1] == '"' || rest[i-1] == '`') && rest[i+5] == rest[i-1] {
+			return true // "40001", `40001`
+		}
+		rest = rest[i+5:]
+	}
+	for rest := src; ; {
+		i := bytes.Index(rest, []byte("erialization"))
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("erialization"):]
+		if bytes.HasPrefix(rest, []byte("Failure")) || bytes.HasPrefix(rest, []byte("_failure")) {
+			return true // SerializationFailure, serialization_failure
 		}
 	}
-	return bytes.Contains(src, []byte(`"40"`)) && bytes.Contains(src, []byte("SQLState"))
+	return bytes.Contains(src, []byte("SQLState")) && bytes.Contains(src, []byte(`"40"`))
 }
 
 // declaresRetryPredicate reports source that declares an error predicate
@@ -160,11 +180,6 @@ func declaresRetryPredicate(src []byte) bool {
 // whose name says retryable, taking an error and returning bool, or a
 // function type so named (in a type block too).
 var retryPredicate = regexp.MustCompile(`^(func (\([^)]*\) )?\w*[Rr]etryable\w*\(\w* ?error\) bool|\s*(type )?\w*[Rr]etryable\w* func\(\w* ?error\) bool)`)
-
-// sqlConflict are the spellings of a check for SQLSTATE 40001 that make a
-// helper worth analysing. PostgreSQL's message text ("could not serialize
-// access") is none: Aurora DSQL's 40001 does not carry it (DSQL012).
-var sqlConflict = [][]byte{[]byte(`"40001"`), []byte("`40001`"), []byte("erializationFailure"), []byte("erialization_failure")}
 
 func within(dir, name string) bool {
 	if dir == "" {
