@@ -43,6 +43,10 @@ public.shards(shard_id int4, range_id int8, data bytea) pk(shard_id)`},
 		// Version directories that only alter tables come along, v1.10 after v1.2.
 		{"versioned", nil, "migration directories", `
 public.namespaces(partition_id int4, id bytea, name varchar, notification_version int8) pk(partition_id,id) unique(name)`},
+		// pop's layout (Ory): PostgreSQL's copy of a version, not the
+		// others', and nothing of a version for SQLite alone.
+		{"pop", nil, "migration directories", `
+public.identities(id uuid, nid uuid, state text, updated_at timestamp) pk(id)`},
 		// A directory given by the setting, its files in migration order.
 		{"migrate", []string{"migrations"}, "schema setting", `
 public.workflow_executions(shard_id int4, namespace_id bytea, workflow_id varchar, run_id bytea, next_event_id int8, db_record_version int8) pk(shard_id,namespace_id,workflow_id,run_id)`},
@@ -244,7 +248,14 @@ func TestOtherDialectPaths(t *testing.T) {
 		{"pop's choice", []string{"sql/4_flow.autocommit.up.sql", "sql/4_flow.postgres.up.sql", "sql/4_flow.mysql.up.sql", "sql/4_flow.down.sql",
 			"sql/4_flow.sqlite.down.sql", "sql/5_idx.up.sql", "sql/5_idx.postgres.autocommit.up.sql", "sql/5_idx.down.sql",
 			"sql/6_initial_sqlite.up.sql", "sql/6_initial_sqlite.sqlite.up.sql", "sql/7_only.mysql.up.sql"},
-			[]string{"sql/4_flow.autocommit.up.sql", "sql/4_flow.mysql.up.sql", "sql/4_flow.sqlite.down.sql", "sql/5_idx.up.sql", "sql/6_initial_sqlite.sqlite.up.sql"}},
+			[]string{"sql/4_flow.autocommit.up.sql", "sql/4_flow.mysql.up.sql", "sql/4_flow.sqlite.down.sql", "sql/5_idx.up.sql", "sql/6_initial_sqlite.sqlite.up.sql", "sql/7_only.mysql.up.sql"}},
+		// A version for other databases only runs on PostgreSQL nothing
+		// where the directory has PostgreSQL's path (Ory Kratos's SQLite
+		// error tables); a directory of one database's files alone is
+		// the schema being ported.
+		{"pop's versions for others only", []string{"sql/1_ids.up.sql", "sql/2_errors.sqlite3.up.sql", "sql/2_errors.sqlite3.down.sql", "sql/3_fk.cockroach.up.sql", "sql/3_fk.mysql.up.sql",
+			"legacy/1_ids.cockroach.up.sql", "legacy/2_idx.cockroach.up.sql"},
+			[]string{"sql/2_errors.sqlite3.down.sql", "sql/2_errors.sqlite3.up.sql", "sql/3_fk.cockroach.up.sql", "sql/3_fk.mysql.up.sql"}},
 	}
 	for _, c := range cases {
 		root := t.TempDir()

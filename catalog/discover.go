@@ -236,10 +236,11 @@ func (m moduleFiles) migrationDirs() []string {
 	for d := range dirs {
 		postgres = postgres || !otherDialect(m.rel(d))
 	}
+	copies := OtherCopies(m.sql) // other databases' copies (pop's): PostgreSQL runs its own
 	var files []string
 	for _, f := range m.sql {
 		d := filepath.Dir(f)
-		if dirs[d] && !IsDown(f) && (!postgres || !otherDialect(m.rel(d))) {
+		if dirs[d] && !IsDown(f) && (!postgres || !otherDialect(m.rel(d))) && copies[f] == "" {
 			files = append(files, f)
 		}
 	}
@@ -427,6 +428,11 @@ func ParseMigrationName(base string) (MigrationName, bool) {
 // the one for the database, else the one for every database: a copy for
 // another database, beside one PostgreSQL runs, is that database's; the
 // copy for every database, beside PostgreSQL's own, runs on the others.
+// A version with only another database's files runs on PostgreSQL
+// nothing, where the directory's other versions show PostgreSQL's path
+// (Ory Kratos: 239 files for SQLite, CockroachDB or MySQL alone); in a
+// directory of one other database's files only, they are the schema
+// being ported.
 func popCopies(files []string) (copies map[string]string, pop map[string]bool) {
 	type key struct {
 		dir, version string
@@ -436,6 +442,7 @@ func popCopies(files []string) (copies map[string]string, pop map[string]bool) {
 		file, db string
 	}
 	groups := map[key][]migration{}
+	postgres := map[string]bool{} // directories with files PostgreSQL runs
 	for _, f := range files {
 		m, ok := ParseMigrationName(filepath.Base(f))
 		if !ok {
@@ -447,8 +454,11 @@ func popCopies(files []string) (copies map[string]string, pop map[string]bool) {
 		pop[f] = true
 		k := key{filepath.Dir(f), m.Version, m.Down}
 		groups[k] = append(groups[k], migration{f, m.DB})
+		if m.DB == "postgres" || m.DB == "" {
+			postgres[k.dir] = true
+		}
 	}
-	for _, g := range groups {
+	for k, g := range groups {
 		own := slices.ContainsFunc(g, func(m migration) bool { return m.db == "postgres" })
 		any := slices.ContainsFunc(g, func(m migration) bool { return m.db == "" })
 		for _, m := range g {
@@ -456,8 +466,8 @@ func popCopies(files []string) (copies map[string]string, pop map[string]bool) {
 			switch {
 			case m.db == "" && own:
 				db = "every other database" // PostgreSQL runs its own copy
-			case m.db == "postgres", m.db == "", !own && !any:
-				continue // what PostgreSQL runs, or no copy it runs beside
+			case m.db == "postgres", m.db == "", !own && !any && !postgres[k.dir]:
+				continue // what PostgreSQL runs, or the only database's
 			}
 			if copies == nil {
 				copies = map[string]string{}

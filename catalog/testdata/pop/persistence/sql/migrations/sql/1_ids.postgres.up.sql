@@ -1,0 +1,1 @@
+CREATE TABLE identities (id UUID PRIMARY KEY, nid UUID, state TEXT);

@@ -1,0 +1,1 @@
+CREATE TABLE identities (id TEXT PRIMARY KEY, nid TEXT, sqlite_only TEXT);

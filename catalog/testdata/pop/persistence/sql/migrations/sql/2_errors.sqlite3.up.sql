@@ -1,0 +1,1 @@
+CREATE TABLE selfservice_errors (id TEXT PRIMARY KEY, errors TEXT);
