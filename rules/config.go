@@ -64,6 +64,11 @@ const (
 	// RunnerPop: pop (and Ory's popx) runs a file (NNN_name.up.sql,
 	// NNN_name.postgres.up.sql) in one transaction, with its version row.
 	RunnerPop = "pop"
+	// RunnerPopAutocommit: pop runs an .autocommit. file (Ory's indices
+	// built one by one) without a transaction, but as one Exec of the
+	// whole text: with no arguments the drivers send it as one
+	// simple-protocol query, one implicit transaction.
+	RunnerPopAutocommit = "pop-autocommit"
 	// RunnerExec: the package's own Go code runs the file, embedded with
 	// //go:embed, as one string in one Exec call: one implicit
 	// transaction.
@@ -79,15 +84,18 @@ func FileRunner(requires []string, name, text string) string {
 		return ""
 	}
 	m, ok := catalog.ParseMigrationName(name)
-	if !ok || m.Autocommit {
+	if !ok {
 		return ""
 	}
 	for _, r := range requires {
 		switch {
-		case strings.HasPrefix(r, "github.com/golang-migrate/migrate") && m.DB == "":
+		case strings.HasPrefix(r, "github.com/golang-migrate/migrate") && m.DB == "" && !m.Autocommit:
 			return RunnerGolangMigrate
 		case (strings.HasPrefix(r, "github.com/gobuffalo/pop") || strings.HasPrefix(r, "github.com/ory/pop") || r == "github.com/ory/x") &&
 			(m.DB == "" || m.DB == "postgres"):
+			if m.Autocommit {
+				return RunnerPopAutocommit
+			}
 			return RunnerPop
 		}
 	}

@@ -40,6 +40,8 @@ func checkDDLTransaction(ctx *Context, st *sqlparse.Statement, report func(sqlpa
 		prior, how = p.InRun, "in the same migration transaction (golang-migrate, which the module requires, sends a file as one Exec: one implicit transaction)"
 	case inTx && ctx.Config.Runner == RunnerExec:
 		prior, how = p.InRun, "in the same Exec call (the package's Go code runs this embedded file as one string: one implicit transaction)"
+	case inTx && ctx.Config.Runner == RunnerPopAutocommit:
+		prior, how = p.InRun, "in the same Exec (pop runs an .autocommit. file without a transaction but as one Exec of its whole text: one implicit transaction)"
 	case inTx && ctx.Config.Runner == RunnerPop:
 		prior, how = p.InRun, "in the same migration transaction (pop, which the module requires, runs a file in one transaction)"
 	case inTx && mode == TxFile:

@@ -644,10 +644,14 @@ func TestFileRunner(t *testing.T) {
 		{gm, "20240101120000_users.down.sql", "DROP TABLE a;", RunnerGolangMigrate},
 		{pop, "20191100000001000000_identities.postgres.up.sql", "", RunnerPop},
 		{pop, "20200519101057_recovery.up.sql", "", RunnerPop},
-		// Negatives: another database's copy, pop's autocommit, a file
-		// another tool annotates, a name no tool gives, no tool required.
+		{pop, "20241031094100000001_indices.autocommit.up.sql", "", RunnerPopAutocommit},
+		{pop, "20241031094100000001_indices.postgres.autocommit.up.sql", "", RunnerPopAutocommit},
+		// Negatives: another database's copy, a name of pop's without pop,
+		// a file another tool annotates, a name no tool gives, no tool
+		// required.
 		{pop, "20191100000001000000_identities.mysql.up.sql", "", ""},
-		{pop, "20241031094100000001_indices.autocommit.up.sql", "", ""},
+		{pop, "20241031094100000001_indices.mysql.autocommit.up.sql", "", ""},
+		{gm, "20241031094100000001_indices.autocommit.up.sql", "", ""},
 		{gm, "000001_users.up.sql", "-- +goose Up\nCREATE TABLE a (id int);", ""},
 		{gm, "schema.sql", "", ""},
 		{gm, "001_init.sql", "", ""},
@@ -678,5 +682,12 @@ func TestRunnerTransaction(t *testing.T) {
 	}
 	if fs := checkWith(gm, two); len(fs) != 1 || !strings.Contains(fs[0].Message, "golang-migrate, which the module requires, sends a file as one Exec") || strings.Contains(fs[0].Message, "version") {
 		t.Errorf("golang-migrate: %+v", fs)
+	}
+	// pop's .autocommit. file records no version, but is one Exec: one
+	// DDL statement to a file passes, two fail.
+	auto := DefaultConfig().ForRunner(RunnerPopAutocommit, false)
+	runCases(t, auto, []compatCase{{lone, ""}, {two, "DSQL104"}, {"CREATE INDEX ASYNC a_idx ON a (id);\n", ""}})
+	if fs := checkWith(auto, two); len(fs) != 1 || !strings.Contains(fs[0].Message, "pop runs an .autocommit. file without a transaction but as one Exec") || strings.Contains(fs[0].Message, "version") {
+		t.Errorf("pop's autocommit file: %+v", fs)
 	}
 }
