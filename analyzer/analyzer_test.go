@@ -135,3 +135,11 @@ func TestUncheckedCommit(t *testing.T) {
 func TestRetryOnMessageText(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "retrymessage")
 }
+
+// TestDialectBranch: what a branch runs only against another database
+// (the body of == "cockroach", the rest after != "cockroach" returns, a
+// case of MySQL's name, a test named for SQLite, an enum) is not checked;
+// the PostgreSQL branch, an else, and code every database runs are.
+func TestDialectBranch(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "dialectbranch")
+}

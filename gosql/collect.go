@@ -175,6 +175,14 @@ func (c *Package) Collect() []*sqltext.Text {
 					c.observeAssign(n, at.Parent)
 					c.FlowSites = append(c.FlowSites, flowSite{Node: n, Site: at})
 				}
+			case *ast.IfStmt, *ast.CaseClause:
+				if db {
+					var grand ast.Node
+					if len(stack) > 2 {
+						grand = stack[len(stack)-3] // stack ends with n, then its parent
+					}
+					c.noteDialectBranch(n, parent, grand)
+				}
 			case *ast.ValueSpec:
 				if db && len(n.Names) == 1 && len(n.Values) == 1 {
 					if obj := info.Defs[n.Names[0]]; obj != nil {

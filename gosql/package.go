@@ -594,8 +594,10 @@ type Package struct {
 	// options.
 	OtherDatabase string
 	// otherFiles are the package's files of another database's SQL, by
-	// name (otherDatabaseFiles).
-	otherFiles map[string]string
+	// name (otherDatabaseFiles); otherRegions its branches that run only
+	// against another database (noteDialectBranch).
+	otherFiles   map[string]string
+	otherRegions []dialectRegion
 	// cited caches how Where names each file.
 	cited map[*token.File]string
 	// pointers caches PointerTypes.

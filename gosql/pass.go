@@ -89,7 +89,7 @@ func run(s *modconf.Settings, pass *analysis.Pass) (p *Package) {
 		if ms.Verbose {
 			fmt.Fprintf(os.Stderr, "dsqllint: %s: %s SQL beside the module's PostgreSQL, left out\n", pass.Pkg.Path(), p.OtherDatabase)
 		}
-	} else if p.otherFiles = otherDatabaseFiles(required, p.fileNames()); p.otherFiles != nil {
+	} else if p.otherFiles = otherDatabaseFiles(required, p.fileNames()); p.otherFiles != nil || p.otherRegions != nil {
 		texts = slices.DeleteFunc(texts, func(t *sqltext.Text) bool { return p.OtherDatabaseAt(t.Pos(0, false)) })
 		if ms.Verbose {
 			for name, db := range p.otherFiles {
@@ -124,13 +124,19 @@ func (c *Package) fileNames() []string {
 }
 
 // OtherDatabaseAt reports a position in the package's SQL for another
-// database: the package's (OtherDatabase), or its file's
-// (otherDatabaseFiles).
+// database: the package's (OtherDatabase), its file's
+// (otherDatabaseFiles), or a branch's (noteDialectBranch).
 func (c *Package) OtherDatabaseAt(pos token.Pos) bool {
 	if c.OtherDatabase != "" {
 		return true
 	}
-	if c.otherFiles == nil || !pos.IsValid() {
+	if !pos.IsValid() {
+		return false
+	}
+	if c.otherRegions != nil && c.inOtherRegion(pos) {
+		return true
+	}
+	if c.otherFiles == nil {
 		return false
 	}
 	f := c.Pass.Fset.File(pos)

@@ -1,0 +1,208 @@
+package gosql
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/dsqllint/dsqllint/catalog"
+)
+
+// A module that keeps several databases' backends often chooses between
+// them inside one function: `if tx.Dialect.Name() == "cockroach" { lock =
+// "FOR UPDATE SKIP LOCKED" }`, `if d != dbal.DriverCockroachDB { return
+// fn(con) }` before CockroachDB's own transaction options, `case
+// "sqlite3":`. What such a branch runs never reaches PostgreSQL, nor
+// Aurora DSQL: its SQL is not checked, nor its transactions' options
+// (OtherDatabaseAt). Only a comparison with another database's name, or a
+// test named for one (isMySQL()), marks a branch: the else of `== "postgres"`
+// may still be PostgreSQL under another driver's name.
+
+// dialectRegion is source that runs only against another database.
+type dialectRegion struct{ pos, end token.Pos }
+
+// noteDialectBranch records the branches of an if statement or the
+// clause of a switch that run only against another database; parent is
+// the node holding n, grand the one holding parent.
+func (c *Package) noteDialectBranch(n, parent, grand ast.Node) {
+	switch n := n.(type) {
+	case *ast.IfStmt:
+		then, els := c.dialectGuard(n.Cond, 0)
+		switch {
+		case then:
+			c.otherRegions = append(c.otherRegions, dialectRegion{n.Body.Pos(), n.Body.End()})
+		case els && n.Else != nil:
+			c.otherRegions = append(c.otherRegions, dialectRegion{n.Else.Pos(), n.Else.End()})
+		case els && terminates(n.Body):
+			// if d != "cockroach" { return fn(con) }: the rest of the
+			// block is CockroachDB's.
+			if end := blockEnd(parent); end.IsValid() {
+				c.otherRegions = append(c.otherRegions, dialectRegion{n.End(), end})
+			}
+		}
+	case *ast.CaseClause:
+		sw, ok := grand.(*ast.SwitchStmt)
+		if !ok || len(n.List) == 0 {
+			return
+		}
+		for _, e := range n.List {
+			if sw.Tag != nil && !c.namesOtherDatabase(e) || sw.Tag == nil && !c.thenOther(e) {
+				return
+			}
+		}
+		c.otherRegions = append(c.otherRegions, dialectRegion{n.Colon, n.End()})
+	}
+}
+
+func (c *Package) thenOther(e ast.Expr) bool {
+	then, _ := c.dialectGuard(e, 0)
+	return then
+}
+
+// dialectGuard reports, of a condition, that the database is not
+// PostgreSQL where it holds (then) or where it does not (els).
+func (c *Package) dialectGuard(cond ast.Expr, depth int) (then, els bool) {
+	if depth > 8 {
+		return false, false
+	}
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			then, els = c.dialectGuard(e.X, depth+1)
+			return els, then
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND:
+			t1, e1 := c.dialectGuard(e.X, depth+1)
+			t2, e2 := c.dialectGuard(e.Y, depth+1)
+			return t1 || t2, e1 && e2
+		case token.LOR:
+			t1, e1 := c.dialectGuard(e.X, depth+1)
+			t2, e2 := c.dialectGuard(e.Y, depth+1)
+			return t1 && t2, e1 || e2
+		case token.EQL, token.NEQ:
+			if isNil(e.X) || isNil(e.Y) {
+				return false, false // err != nil, the common case
+			}
+			other := c.namesOtherDatabase(e.Y) && !c.isConstant(e.X) || c.namesOtherDatabase(e.X) && !c.isConstant(e.Y)
+			return other && e.Op == token.EQL, other && e.Op == token.NEQ
+		}
+	case *ast.CallExpr:
+		if fn, _ := typeutil.Callee(c.Pass.TypesInfo, e).(*types.Func); fn != nil && c.isBool(e) {
+			return otherDatabaseTest.MatchString(fn.Name()), false
+		}
+	case *ast.Ident:
+		return c.isBool(e) && otherDatabaseTest.MatchString(e.Name), false
+	case *ast.SelectorExpr:
+		return c.isBool(e) && otherDatabaseTest.MatchString(e.Sel.Name), false
+	}
+	return false, false
+}
+
+// otherDatabaseTest matches a test named for another database: isMySQL,
+// IsSQLite3, isCockroachDB, IsCRDB, isMySQLDialect.
+var otherDatabaseTest = regexp.MustCompile(`^(?i:is)(?:MySQL|Mysql|MariaDB|Mariadb|SQLite|Sqlite|Cockroach|CRDB|Crdb|MSSQL|Mssql|SQLServer|Oracle|ClickHouse|Clickhouse|Spanner)(?:3|DB|Db|Dialect|Driver)?$`)
+
+// namesOtherDatabase reports an expression naming a database other than
+// PostgreSQL: a string constant that is a database's name ("mysql",
+// dbal.DriverCockroachDB = "cockroach"), or a constant of another kind (an
+// enum) named for one (DBTypeMySQL).
+func (c *Package) namesOtherDatabase(e ast.Expr) bool {
+	tv, ok := c.Pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	if tv.Value.Kind() == constant.String {
+		v := constant.StringVal(tv.Value)
+		if !databaseName.MatchString(v) {
+			return false
+		}
+		db := catalog.DatabaseNamed(v)
+		return db != "" && db != "PostgreSQL"
+	}
+	var name string
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		name = x.Name
+	case *ast.SelectorExpr:
+		name = x.Sel.Name
+	default:
+		return false
+	}
+	lower := strings.ToLower(name)
+	for _, w := range []string{"mysql", "mariadb", "sqlite", "cockroach", "crdb", "mssql", "sqlserver", "oracle", "clickhouse", "spanner"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// databaseName is what a database's name looks like as a value: one
+// short word ("sqlite3", "cockroachdb"), not a statement that names one.
+var databaseName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{1,23}$`)
+
+func (c *Package) isConstant(e ast.Expr) bool {
+	tv, ok := c.Pass.TypesInfo.Types[e]
+	return ok && tv.Value != nil
+}
+
+func (c *Package) isBool(e ast.Expr) bool {
+	t := c.Pass.TypesInfo.TypeOf(e)
+	b, ok := t.(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
+func isNil(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && id.Name == "nil"
+}
+
+// terminates reports a block that ends in a return or a panic.
+func terminates(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch s := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.ExprStmt:
+		call, ok := s.X.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		id, ok := call.Fun.(*ast.Ident)
+		return ok && id.Name == "panic"
+	}
+	return false
+}
+
+// blockEnd is where the statements after one in parent end: the end of
+// a block or of a case clause.
+func blockEnd(parent ast.Node) token.Pos {
+	switch p := parent.(type) {
+	case *ast.BlockStmt:
+		return p.Rbrace
+	case *ast.CaseClause:
+		return p.End()
+	case *ast.CommClause:
+		return p.End()
+	}
+	return token.NoPos
+}
+
+// inOtherRegion reports a position inside a branch for another database.
+func (c *Package) inOtherRegion(pos token.Pos) bool {
+	for _, r := range c.otherRegions {
+		if r.pos <= pos && pos < r.end {
+			return true
+		}
+	}
+	return false
+}
