@@ -144,3 +144,28 @@ func TestJoinWorstWay(t *testing.T) {
 		t.Errorf("%+v", fs)
 	}
 }
+
+// TestNearestRetries: the retries a lock's finding cites are those of its
+// own store first (the directory sharing most of the lock's), each place
+// once though a package and its test variant hold it at two positions.
+func TestNearestRetries(t *testing.T) {
+	fset := token.NewFileSet()
+	file := func(name string) *token.File {
+		f := fset.AddFile(name, -1, 1000)
+		f.SetLinesForContent(make([]byte, 1000))
+		return f
+	}
+	lock := file("/m/datastore/postgres/migrations/m.go").Pos(10)
+	pool := file("/m/datastore/crdb/pool/pool.go").Pos(288)
+	poolAgain := file("/m/datastore/crdb/pool/pool.go").Pos(288) // the test variant's copy
+	pg := file("/m/datastore/postgres/postgres.go").Pos(454)
+	g := &lockGraph{fset: fset, retries: []Retry{{Pos: pool}, {Pos: poolAgain}, {Pos: pg}}}
+	got := g.nearestRetries(lock, 3)
+	if len(got) != 2 || got[0].Pos != pg || got[1].Pos != pool {
+		var names []string
+		for _, r := range got {
+			names = append(names, fset.Position(r.Pos).String())
+		}
+		t.Errorf("nearest retries: %v, want postgres.go then pool.go, once", names)
+	}
+}

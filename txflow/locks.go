@@ -1099,18 +1099,47 @@ func (g *lockGraph) repeatable() map[string]bool {
 	return g.pure
 }
 
-// nearestRetries returns up to n retry constructs, those in the lock's
-// directory first.
+// nearestRetries returns up to n retry constructs, those whose directory
+// shares the most of the lock's first (the store's own retry before
+// another backend's), each place once: a package and its test variant
+// hold the same retry at two positions of one file.
 func (g *lockGraph) nearestRetries(pos token.Pos, n int) []Retry {
 	dir := filepath.Dir(g.fset.Position(pos).Filename)
-	rs := slices.Clone(g.retries)
-	sort.SliceStable(rs, func(i, j int) bool {
-		di := filepath.Dir(g.fset.Position(rs[i].Pos).Filename) == dir
-		dj := filepath.Dir(g.fset.Position(rs[j].Pos).Filename) == dir
-		if di != dj {
-			return di
+	type near struct {
+		r      Retry
+		at     token.Position
+		shared int
+	}
+	var rs []near
+	seen := map[token.Position]bool{}
+	for _, r := range g.retries {
+		at := g.fset.Position(r.Pos)
+		at.Line, at.Column = 0, 0 // the offset says the place
+		if seen[at] {
+			continue
 		}
-		return g.before(rs[i].Pos, rs[j].Pos)
+		seen[at] = true
+		rs = append(rs, near{r, at, sharedDirs(dir, filepath.Dir(at.Filename))})
+	}
+	slices.SortStableFunc(rs, func(a, b near) int {
+		if c := cmp.Compare(b.shared, a.shared); c != 0 {
+			return c
+		}
+		return g.compare(a.r.Pos, b.r.Pos)
 	})
-	return rs[:min(n, len(rs))]
+	out := make([]Retry, 0, min(n, len(rs)))
+	for _, r := range rs[:min(n, len(rs))] {
+		out = append(out, r.r)
+	}
+	return out
+}
+
+// sharedDirs counts the leading directories two directories share.
+func sharedDirs(a, b string) int {
+	as, bs := strings.Split(filepath.ToSlash(a), "/"), strings.Split(filepath.ToSlash(b), "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return n
 }
