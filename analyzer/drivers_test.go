@@ -83,6 +83,7 @@ func TestDriversAgree(t *testing.T) {
 		"txmod":       {"DSQL005": {onlyModule: []string{"store.go:54", "store.go:98"}, onlyVet: []string{"store.go:125"}, why: untraced + "; " + crossImpl + "; " + exported}},
 		"retryfixmod": {},
 		"crossmod":    {},
+		"sentinelmod": {},
 	}
 	for _, dir := range slices.Sorted(maps.Keys(known)) {
 		t.Run(dir, func(t *testing.T) {
@@ -112,6 +113,15 @@ func minus(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// TestSentinelRetry: a retry loop that tests for the error an error
+// translation layer makes of a serialization failure (errors.Is(err,
+// sqlerr.ErrConflict()), sqlerr.Classify(err) != sqlerr.ErrAborted)
+// retries on 40001, its package never spelling the code; one that tests
+// for a not-found or a duplicate error does not.
+func TestSentinelRetry(t *testing.T) {
+	analysistest.Run(t, "testdata/sentinelmod", analyzer.New(), "./...")
 }
 
 // TestFactsAcrossPackages: under a driver that runs one package at a

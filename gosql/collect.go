@@ -87,6 +87,9 @@ func (c *Package) Collect() []*sqltext.Text {
 			case *ast.FuncLit:
 				inner = &Frame{Scope: n}
 				inner.Handed, _ = parent.(*ast.CallExpr)
+				if inner.Handed != nil && ast.Unparen(inner.Handed.Fun) == n {
+					inner.Loops = fr.Loops // called where it stands: func() error { ... }() runs in the loop around it
+				}
 			case *ast.ForStmt:
 				inner = &Frame{fr.Scope, fr.Handed, append([]ast.Node{n.Body}, fr.Loops...)}
 			case *ast.RangeStmt:
@@ -183,6 +186,7 @@ func (c *Package) Collect() []*sqltext.Text {
 					}
 					c.noteDialectBranch(n, parent, grand)
 				}
+				c.noteConflictBranch(n) // an error translation layer need not reach a database
 			case *ast.ValueSpec:
 				if db && len(n.Names) == 1 && len(n.Values) == 1 {
 					if obj := info.Defs[n.Names[0]]; obj != nil {

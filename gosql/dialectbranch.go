@@ -206,3 +206,52 @@ func (c *Package) inOtherRegion(pos token.Pos) bool {
 	}
 	return false
 }
+
+// noteConflictBranch records an if statement or a case clause that tests
+// an SQLSTATE against 40001 (`case "40001":`, `case
+// pgerrcode.SerializationFailure:`, `if code == "40001"`): an error
+// translation layer's branch, whose returns name the error a
+// serialization failure becomes for its callers (Ory's sqlcon maps it to
+// ErrConcurrentUpdate()).
+func (c *Package) noteConflictBranch(n ast.Node) {
+	switch n := n.(type) {
+	case *ast.CaseClause:
+		for _, e := range n.List {
+			if c.is40001(e) {
+				c.ConflictBranches = append(c.ConflictBranches, n)
+				return
+			}
+		}
+	case *ast.IfStmt:
+		if c.tests40001(n.Cond, 0) {
+			c.ConflictBranches = append(c.ConflictBranches, n)
+		}
+	}
+}
+
+// tests40001 reports a condition holding `x == "40001"`, alone or in a
+// disjunction or conjunction.
+func (c *Package) tests40001(cond ast.Expr, depth int) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || depth > 8 {
+		return false
+	}
+	switch b.Op {
+	case token.EQL:
+		return c.is40001(b.X) || c.is40001(b.Y)
+	case token.LOR, token.LAND:
+		return c.tests40001(b.X, depth+1) || c.tests40001(b.Y, depth+1)
+	}
+	return false
+}
+
+// is40001 reports the constant "40001" (a literal, or a named constant
+// such as pgerrcode.SerializationFailure).
+func (c *Package) is40001(e ast.Expr) bool {
+	switch ast.Unparen(e).(type) {
+	case *ast.BasicLit, *ast.Ident, *ast.SelectorExpr:
+		v, ok := c.ConstString(e)
+		return ok && v == "40001"
+	}
+	return false
+}

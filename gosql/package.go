@@ -598,6 +598,10 @@ type Package struct {
 	// against another database (noteDialectBranch).
 	otherFiles   map[string]string
 	otherRegions []dialectRegion
+	// ConflictBranches are the if statements and case clauses that test
+	// for SQLSTATE 40001 by its code (noteConflictBranch): what they
+	// return is what a serialization failure becomes.
+	ConflictBranches []ast.Node
 	// cited caches how Where names each file.
 	cited map[*token.File]string
 	// pointers caches PointerTypes.

@@ -201,7 +201,7 @@ func (c *checker) checksConflict(n ast.Node, depth int, pending *[]string) bool 
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.BinaryExpr, *ast.CallExpr:
-			found = found || c.testsClass40(n)
+			found = found || c.testsClass40(n) || c.testsSentinel(n, pending)
 		case *ast.BasicLit:
 			found = found || n.Kind == token.STRING && (strings.Contains(n.Value, "40001") || conflictWords.in(n.Value))
 		case *ast.Ident:

@@ -51,6 +51,9 @@ type checker struct {
 	// helpers whether a function is a retry helper by its body.
 	loops   map[ast.Node]bool
 	helpers map[*ast.FuncDecl]bool
+	// sentinelSet are the package's errors a serialization failure
+	// becomes (sentinels), made on first use.
+	sentinelSet map[types.Object]string
 	// selected are the struct fields some selector of the package names
 	// (unreadField), made on first use.
 	selected map[*types.Var]bool

@@ -64,7 +64,10 @@ type Summary struct {
 	// of a configured retry function.
 	Retries []Retry
 	// Predicates are the package's functions that judge an error and
-	// check for a serialization failure; Loops the package's loops whose
+	// check for a serialization failure, and its sentinels: the errors
+	// (functions called with no arguments, package variables) its
+	// branches testing for 40001 return, which a loop tests for as for a
+	// predicate (errors.Is(err, sqlerr.ErrConflict())); Loops the package's loops whose
 	// check for one is left to a predicate of another package or an
 	// interface method (the Loop of a Call, a Begin, a run, a closure).
 	Predicates []string

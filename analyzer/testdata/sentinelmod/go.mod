@@ -1,0 +1,3 @@
+module sentinelmod
+
+go 1.22
