@@ -416,13 +416,30 @@ func analyseHelpers(a *analysis.Analyzer, cfg *packages.Config, pkgs []*packages
 		}
 	}
 	var hpkgs []*packages.Package
-	for _, path := range slices.Sorted(maps.Keys(called)) {
-		p := called[path]
-		if !modconf.Helper(p.GoFiles, true) {
-			continue // its source neither checks for 40001 nor declares a retry predicate
+	read := map[string]bool{}
+	load := func(p *packages.Package) {
+		if read[p.PkgPath] || linted[p.PkgPath] {
+			return
 		}
+		read[p.PkgPath] = true
 		if hp := fromSource(cfg.Fset, p); hp != nil {
 			hpkgs = append(hpkgs, hp)
+		}
+	}
+	for _, path := range slices.Sorted(maps.Keys(called)) {
+		p := called[path]
+		if modconf.Helper(p.GoFiles, true) {
+			load(p)
+			continue
+		}
+		// A retry helper may leave the check to its module's error
+		// translation layer (Ory's popx tests for what sqlcon makes of a
+		// 40001): read both, the layer for what its 40001 becomes.
+		if layers := translators(p); len(layers) > 0 {
+			load(p)
+			for _, l := range layers {
+				load(l)
+			}
 		}
 	}
 	if len(hpkgs) == 0 {
@@ -443,6 +460,22 @@ func analyseHelpers(a *analysis.Analyzer, cfg *packages.Config, pkgs []*packages
 	}
 	analyzer.Helpers(a, helpers)
 	return sums
+}
+
+// translators returns the imports of a package, of its own module, whose
+// source checks for a serialization failure (modconf.Helper).
+func translators(p *packages.Package) []*packages.Package {
+	if p.Module == nil {
+		return nil
+	}
+	var out []*packages.Package
+	for _, path := range slices.Sorted(maps.Keys(p.Imports)) {
+		imp := p.Imports[path]
+		if imp.Module != nil && imp.Module.Path == p.Module.Path && modconf.Helper(imp.GoFiles, true) {
+			out = append(out, imp)
+		}
+	}
+	return out
 }
 
 // fromSource type-checks from its files a package the load read from
