@@ -438,21 +438,69 @@ func (c *Package) textWithTail(e ast.Expr, tail *ast.CallExpr) *sqltext.Text {
 	return t
 }
 
-// noteRangedList records the variable of a range over a list literal
-// (for _, q := range []string{...}): it runs each element in turn, and
-// the first stands for them (indirectText).
+// noteRangedList records the variable of a range over a list (for _, q
+// := range []string{...}, or a variable such a literal initialises): it
+// runs each element in turn, and the first stands for them
+// (rangedElem). A variable is resolved when the text is asked for: a
+// package's list may be declared after the function that ranges over it.
 func (c *Package) noteRangedList(r *ast.RangeStmt) {
 	id, ok := r.Value.(*ast.Ident)
-	lit, isLit := ast.Unparen(r.X).(*ast.CompositeLit)
-	if !ok || !isLit || r.Tok != token.DEFINE || len(lit.Elts) == 0 {
+	if !ok || r.Tok != token.DEFINE {
+		return
+	}
+	switch x := ast.Unparen(r.X).(type) {
+	case *ast.CompositeLit:
+		if len(x.Elts) == 0 {
+			return
+		}
+	case *ast.Ident:
+	default:
 		return
 	}
 	if obj := c.Pass.TypesInfo.Defs[id]; obj != nil {
 		if c.ranged == nil {
 			c.ranged = map[types.Object]ast.Expr{}
 		}
-		c.ranged[obj] = lit.Elts[0]
+		c.ranged[obj] = ast.Unparen(r.X)
 	}
+}
+
+// rangedElem returns the element that stands for those of a ranged list
+// (noteRangedList): its first, when the list is a literal, a local
+// variable defined once from one, or an unexported package variable
+// nothing changes.
+func (c *Package) rangedElem(obj types.Object) (ast.Expr, bool) {
+	x, ok := c.ranged[obj]
+	if !ok {
+		return nil, false
+	}
+	lit := c.ListOf(x)
+	if lit == nil || len(lit.Elts) == 0 {
+		return nil, false
+	}
+	if _, keyed := lit.Elts[0].(*ast.KeyValueExpr); keyed {
+		return nil, false
+	}
+	return lit.Elts[0], true
+}
+
+// ListOf returns the list literal a range ranges over: written there, or
+// the value of a local variable defined once from one, or of an
+// unexported package variable nothing changes. nil when not known.
+func (c *Package) ListOf(x ast.Expr) *ast.CompositeLit {
+	x = ast.Unparen(x)
+	if id, isIdent := x.(*ast.Ident); isIdent {
+		v, isVar := c.Pass.TypesInfo.Uses[id].(*types.Var)
+		if !isVar || v.Pkg() != c.Pass.Pkg {
+			return nil
+		}
+		if v.Parent() == c.Pass.Pkg.Scope() && (v.Exported() || c.changedVars()[v]) {
+			return nil
+		}
+		x = ast.Unparen(c.Defs[v])
+	}
+	lit, _ := x.(*ast.CompositeLit)
+	return lit
 }
 
 // fixedVar returns the value of the unexported package variable e names

@@ -76,6 +76,9 @@ func (c *Package) evalString(e ast.Expr, f *frame, depth int) (string, bool) {
 		if call, ok := c.results[obj]; ok {
 			return c.evalString(call, f, depth+1)
 		}
+		if elem, ok := c.rangedElem(obj); ok {
+			return c.evalString(elem, f, depth+1) // for _, stmt := range backfills { fmt.Sprintf(stmt, n) }
+		}
 	case *ast.SelectorExpr:
 		if sel, ok := c.Pass.TypesInfo.Selections[x]; ok && sel.Kind() == types.FieldVal {
 			return c.evalField(x.X, x.Sel.Name, f, depth+1)

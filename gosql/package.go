@@ -256,7 +256,7 @@ func (c *Package) indirectText(arg ast.Expr) (sql *sqltext.Text) {
 			def, ok = c.current[obj]
 		}
 		if !ok {
-			def, ok = c.ranged[obj]
+			def, ok = c.rangedElem(obj)
 		}
 		if ok {
 			s := ""
@@ -654,8 +654,8 @@ type Package struct {
 	// runWhole are the embedded .sql files a query call runs as one
 	// string (RunWhole).
 	runWhole map[string]bool
-	// ranged are the variables of ranges over list literals, each with
-	// the list's first element (noteRangedList).
+	// ranged are the variables of ranges over lists, each with the list
+	// (noteRangedList, rangedElem).
 	ranged map[types.Object]ast.Expr
 	// Queries, begins and flow findings feed the Go-flow rules.
 	Queries []*Query

@@ -381,7 +381,7 @@ func (d *txStatements) judge(obj types.Object, runs []txRun) {
 // repeatingLoop returns the innermost loop statement around a call (of
 // loops, the bodies of those in its function, innermost first) that runs
 // it more than once on the transaction obj: one that obj was declared
-// outside of, and not a range over a list literal of one element.
+// outside of, and not a range over a list of one element.
 func (d *txStatements) repeatingLoop(loops []ast.Node, obj types.Object) ast.Node {
 	for _, body := range loops {
 		if body.Pos() <= obj.Pos() && obj.Pos() < body.End() {
@@ -392,7 +392,7 @@ func (d *txStatements) repeatingLoop(loops []ast.Node, obj types.Object) ast.Nod
 			if path, _ := astutil.PathEnclosingInterval(f, body.Pos(), body.End()); len(path) > 1 {
 				switch l := path[1].(type) {
 				case *ast.RangeStmt:
-					if lit, ok := ast.Unparen(l.X).(*ast.CompositeLit); ok && len(lit.Elts) < 2 {
+					if lit := d.ListOf(l.X); lit != nil && len(lit.Elts) < 2 {
 						continue
 					}
 					loop = l

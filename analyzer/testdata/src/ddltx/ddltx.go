@@ -207,3 +207,58 @@ func insertAll(ctx context.Context, tx *sql.Tx, rows []string) {
 		tx.ExecContext(ctx, "INSERT INTO records (id) VALUES ($1)", r)
 	}
 }
+
+// The same lists named: a package's (SpiceDB's migrations), declared
+// after the function, and a local one.
+func namedIndexes(ctx context.Context, tx *sql.Tx) error {
+	for _, q := range recordIndexes {
+		if _, err := tx.ExecContext(ctx, q); err != nil { // want `DSQL104 ddl-transaction: this CREATE INDEX runs on the transaction tx in a loop`
+			return err
+		}
+	}
+	return nil
+}
+
+func localIndexes(ctx context.Context, tx *sql.Tx) error {
+	local := []string{
+		"CREATE TABLE audit (id int PRIMARY KEY)",
+		"INSERT INTO audit (id) VALUES (1)",
+	}
+	for _, q := range local {
+		tx.ExecContext(ctx, q) // want `DSQL104 ddl-transaction: this CREATE TABLE runs on the transaction tx in a loop`
+	}
+	return nil
+}
+
+var recordIndexes = []string{
+	"CREATE INDEX ASYNC records_owner_idx ON records (owner)",
+	"CREATE INDEX ASYNC records_state_idx ON records (state)",
+}
+
+// Negatives: a named list of one statement; a list the package changes,
+// and an exported one, whose elements are not known.
+func namedOnce(ctx context.Context, tx *sql.Tx) {
+	for _, q := range onlyIndex {
+		tx.ExecContext(ctx, q)
+	}
+	for _, q := range extraIndexes {
+		tx.ExecContext(ctx, q)
+	}
+	for _, q := range ExportedIndexes {
+		tx.ExecContext(ctx, q)
+	}
+}
+
+var onlyIndex = []string{"CREATE INDEX ASYNC records_kind2_idx ON records (kind)"}
+
+var extraIndexes = []string{
+	"CREATE INDEX ASYNC records_a_idx ON records (a)",
+	"CREATE INDEX ASYNC records_b_idx ON records (b)",
+}
+
+var ExportedIndexes = []string{
+	"CREATE INDEX ASYNC records_c_idx ON records (c)",
+	"CREATE INDEX ASYNC records_d_idx ON records (d)",
+}
+
+func init() { extraIndexes = extraIndexes[:1] }
