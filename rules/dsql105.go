@@ -32,6 +32,7 @@ var unsupported = map[string]string{
 	"DROP POLICY":                 "(0A000; AWS dsql-lint rejects it): row-level security is not supported; remove the statement",
 	"CREATE DATABASE":             "(0A000 unsupported statement: Createdb); a cluster has one database, postgres: use schemas",
 	"CREATE TABLESPACE":           "(0A000 unsupported statement: CreateTableSpace); storage is managed by DSQL",
+	"CREATE COLLATION":            "(0A000): the database has the C collation only, ORDER BY compares bytes; sort in the application, or by a column that sorts as wanted",
 	"MERGE":                       "(0A000 unsupported statement type: MERGE); use INSERT ... ON CONFLICT DO UPDATE",
 	"DECLARE CURSOR":              "(0A000); page with WHERE key > $last ORDER BY key LIMIT n",
 	"PREPARE":                     "(0A000): SQL-level prepared statements are not supported; let the driver prepare statements",

@@ -314,6 +314,7 @@ func TestUnsupportedStatement(t *testing.T) {
 		{"CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$", "DSQL105"},
 		{"CREATE FOREIGN TABLE ft (a int) SERVER s", "DSQL105"},
 		{"SELECT lastval()", "DSQL105"},
+		{"CREATE COLLATION german (provider = icu, locale = 'de-DE')", "DSQL105"},
 		// Negatives.
 		{"DELETE FROM users WHERE id = $1", ""},
 		{"ANALYZE users", ""},

@@ -360,8 +360,11 @@ func tagOf(name string, node *pg.Node) string {
 		}
 		return "CREATE FUNCTION"
 	case "DefineStmt":
-		if node.GetDefineStmt().Kind == pg.ObjectType_OBJECT_TYPE {
+		switch node.GetDefineStmt().Kind {
+		case pg.ObjectType_OBJECT_TYPE:
 			return "CREATE TYPE"
+		case pg.ObjectType_OBJECT_COLLATION:
+			return "CREATE COLLATION"
 		}
 		return "CREATE"
 	case "DeallocateStmt":
