@@ -268,7 +268,13 @@ func (s *Settings) ForPackage(pass *analysis.Pass) (*Settings, error) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	return s.module(config.FindRoot(dir))
+	root := config.FindRoot(dir)
+	if root == "" && len(pass.Files) == 0 && dir != "" {
+		// .sql files outside any module (Harbor's make/migrations): their
+		// directory is where their schema is found.
+		root = dir
+	}
+	return s.module(root)
 }
 
 // Preload loads the settings of the module holding dir ahead of its

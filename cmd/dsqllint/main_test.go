@@ -270,6 +270,24 @@ func TestSQLFiles(t *testing.T) {
 	}
 }
 
+// TestSQLOutsideModule: .sql files in no module (a repository's
+// make/migrations/postgresql beside its Go module in src/) have their
+// schema read from their own directory: an INSERT ... SELECT pinned by a
+// unique key copies one row, one that is not pinned is reported.
+func TestSQLOutsideModule(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "migrations")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "0001_schema.up.sql"), []byte("CREATE TABLE project (project_id bigint PRIMARY KEY, name text NOT NULL, deleted boolean, UNIQUE (name));\nCREATE TABLE quota (id uuid PRIMARY KEY, ref text);\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "0002_quota.up.sql"), []byte("INSERT INTO quota (id, ref) SELECT gen_random_uuid(), name FROM project WHERE name = 'library';\n"+
+		"INSERT INTO quota (id, ref) SELECT gen_random_uuid(), name FROM project WHERE deleted = false;\n"), 0o644)
+	out, _ := run(t, filepath.Dir(dir), bin, "migrations")
+	if strings.Contains(out, "0002_quota.up.sql:1:1: DSQL109") || !strings.Contains(out, "0002_quota.up.sql:2:1: DSQL109") {
+		t.Errorf("want DSQL109 on the unpinned copy only:\n%s", out)
+	}
+}
+
 // TestVetTool runs dsqllint through the real go command.
 func TestVetTool(t *testing.T) {
 	dir := module(t, shareLockSrc)

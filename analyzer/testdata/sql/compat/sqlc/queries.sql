@@ -13,7 +13,7 @@ FOR UPDATE SKIP LOCKED; -- want `DSQL006 lock-wait-policy: SKIP LOCKED skips not
 -- name: LockAccounts :many
 SELECT * FROM accounts
 WHERE id = ANY(@ids::bigint[])
-FOR UPDATE; -- want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins no row by key equality \(only IN\)`
+FOR UPDATE; -- want `DSQL008 lock-scope: FOR UPDATE whose WHERE pins no (row by key equality \(only IN\)|column of the primary key \(id\) of accounts)`
 
 -- name: LockAccountWithOwner :one
 SELECT a.* FROM accounts a JOIN owners o ON o.account_id = a.id
