@@ -299,13 +299,18 @@ func (c *Package) isStringExpr(e ast.Expr) bool {
 
 // isOperand reports whether the expression on top of the stack is an
 // operand of a string concatenation, which is checked as a whole.
+//
+// A text compared with another (stmt == "SAVEPOINT x", a case of a switch
+// on a statement: a fake executor's) is no text either: it is never run.
 func (c *Package) isOperand(stack []ast.Node) bool {
 	for i := len(stack) - 2; i >= 0; i-- {
 		switch p := stack[i].(type) {
 		case *ast.ParenExpr:
 			continue
 		case *ast.BinaryExpr:
-			return p.Op == token.ADD && c.isStringExpr(p)
+			return p.Op == token.ADD && c.isStringExpr(p) || p.Op == token.EQL || p.Op == token.NEQ
+		case *ast.CaseClause:
+			return true // in its list: a case's body holds statements, not expressions
 		}
 		return false
 	}

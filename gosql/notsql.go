@@ -98,7 +98,9 @@ func (c *Package) nonSQLArg(stack []ast.Node) bool {
 				return false
 			case nonSQLClient(key.Pkg) || expectation(fn) || assertion(key):
 				return true
-			case key.Pkg == "fmt" && strings.HasPrefix(key.Name, "Sprint"), key.Pkg == "regexp" && key.Name == "QuoteMeta":
+			case key.Pkg == "regexp":
+				return true // a pattern (QuoteMeta's too, whatever takes it), or the subject of a match
+			case key.Pkg == "fmt" && strings.HasPrefix(key.Name, "Sprint"):
 				continue
 			}
 			return false

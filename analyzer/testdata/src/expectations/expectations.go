@@ -44,6 +44,30 @@ func asserts(t *testing.T, captured string) bool {
 	return strings.Contains(captured, "TRUNCATE sessions")
 }
 
+// A test's own helper takes a pattern (zitadel's expectExec wraps
+// sqlmock): what regexp.QuoteMeta quotes is a pattern, whatever takes it.
+type dbMock struct{}
+
+func (m *dbMock) expectExec(pattern string) *dbMock { return m }
+
+func patterns(m *dbMock) {
+	m.expectExec(regexp.QuoteMeta("select pg_advisory_lock(1)"))
+	regexp.MustCompile(`TRUNCATE \w+`)
+}
+
+// A fake executor compares what it is handed with a statement: the
+// literal is compared, never run.
+func fakeExec(stmt string) error {
+	if stmt == "SAVEPOINT exec_stmt" {
+		return nil
+	}
+	switch stmt {
+	case "TRUNCATE sessions", "LOCK TABLE t":
+		return nil
+	}
+	return nil
+}
+
 func note(s string) {}
 
 func run(ctx context.Context, db *sql.DB) {
