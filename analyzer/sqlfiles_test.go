@@ -153,3 +153,25 @@ func TestEmbeddedRunWhole(t *testing.T) {
 		checkSQLWants(t, res.Pass.Fset, res.Diagnostics, files)
 	}
 }
+
+// A lock kept in an embedded .sql file runs in the transaction of the
+// query call that runs its variable: reported where that transaction is
+// begun outside any retry, quiet inside one.
+func TestEmbeddedLock(t *testing.T) {
+	var r recorder
+	results := analysistest.Run(&r, analysistest.TestData(), analyzer.New(), "embedlock")
+	for _, e := range r.errs {
+		if !strings.Contains(e, ".sql:") {
+			t.Error(e)
+		}
+	}
+	dir := filepath.Join(analysistest.TestData(), "src", "embedlock")
+	var files []string
+	for _, f := range []string{"lock.sql", "retried.sql"} {
+		abs, _ := filepath.Abs(filepath.Join(dir, f))
+		files = append(files, abs)
+	}
+	for _, res := range results {
+		checkSQLWants(t, res.Pass.Fset, res.Diagnostics, files)
+	}
+}

@@ -39,6 +39,42 @@ func (c *Package) Embedded() []*sqltext.Text {
 	return texts
 }
 
+// linkEmbedded makes an embedded .sql file the text of the query calls
+// that run its variable (tx.QueryRow(lockStmt, id), where //go:embed
+// lock.sql declares lockStmt): its locks and writes run there, in that
+// call's transaction, as a constant's do.
+func (c *Package) linkEmbedded(files []*sqltext.Text) {
+	vars := c.embeddedVars()
+	if len(vars) == 0 {
+		return
+	}
+	byName := make(map[string]*sqltext.Text, len(files))
+	for _, t := range files {
+		if f := c.Pass.Fset.File(t.Pos(0, false)); f != nil {
+			byName[f.Name()] = t
+		}
+	}
+	for _, q := range c.Queries {
+		if q.Text != nil || q.arg == nil {
+			continue
+		}
+		arg := ast.Unparen(q.arg)
+		if conv, ok := arg.(*ast.CallExpr); ok && len(conv.Args) == 1 && c.Pass.TypesInfo.Types[conv.Fun].IsType() {
+			arg = ast.Unparen(conv.Args[0]) // string(lockSQL)
+		}
+		id, ok := arg.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		if t := byName[vars[c.Pass.TypesInfo.Uses[id]]]; t != nil {
+			q.Text, t.Known = t, true
+			if t.Scope == nil {
+				t.Scope = q.Scope
+			}
+		}
+	}
+}
+
 // RunWhole reports an embedded .sql file that a query call of the
 // package runs as one string (db.ExecContext(ctx, schemaSQL), where
 // //go:embed schema.sql declares schemaSQL): one Exec, one implicit

@@ -68,6 +68,7 @@ func run(s *modconf.Settings, pass *analysis.Pass) (p *Package) {
 		}
 	}
 	embedded := p.Embedded()
+	p.linkEmbedded(embedded)
 	texts = append(texts, embedded...)
 	// .sql files named as other files of the pass (the CLI's plain SQL
 	// mode), and the query files of sqlc-generated code.
