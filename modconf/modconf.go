@@ -186,6 +186,15 @@ func DefaultRetryFuncs() FuncList {
 		"github.com/cockroachdb/cockroach-go/v2/crdb/crdbsqlx.ExecuteTx",
 		"github.com/awslabs/aurora-dsql-connectors/go/pgx/occretry.WithRetry",
 		"github.com/awslabs/aurora-dsql-connectors/go/pgx/occretry.Retry",
+		// Generic retries re-run the operation on every error, 40001
+		// included: cenkalti/backoff unless it returns a Permanent error,
+		// avast/retry-go unless told otherwise.
+		"github.com/cenkalti/backoff/v4.Retry", "github.com/cenkalti/backoff/v4.RetryNotify",
+		"github.com/cenkalti/backoff/v4.RetryNotifyWithTimer", "github.com/cenkalti/backoff/v4.RetryWithData",
+		"github.com/cenkalti/backoff/v4.RetryNotifyWithData", "github.com/cenkalti/backoff/v4.RetryNotifyWithTimerAndData",
+		"github.com/cenkalti/backoff/v5.Retry",
+		"github.com/cenkalti/backoff.Retry", "github.com/cenkalti/backoff.RetryNotify",
+		"github.com/avast/retry-go/v4.Do", "github.com/avast/retry-go/v4.DoWithData", "github.com/avast/retry-go.Do",
 	}}
 }
 
