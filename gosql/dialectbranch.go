@@ -255,3 +255,52 @@ func (c *Package) is40001(e ast.Expr) bool {
 	}
 	return false
 }
+
+// noteDialectCallees extends the branches for another database to the
+// package's unexported functions that only such branches call (Authelia's
+// truncateSQLite3, called from its `case providerSQLite:`), until no
+// more are found. A function used as a value, or called from elsewhere,
+// is left alone.
+func (c *Package) noteDialectCallees() {
+	if len(c.otherRegions) == 0 {
+		return
+	}
+	callers := map[*ast.FuncDecl][]token.Pos{}
+	for _, cs := range c.Calls {
+		for _, lc := range cs {
+			callers[lc.Fn] = append(callers[lc.Fn], lc.Call.Pos())
+		}
+	}
+	var uses map[*types.Func]int // every mention, calls included, made when first needed
+	for changed := true; changed; {
+		changed = false
+		for fn, fd := range c.Funcs {
+			ps := callers[fd]
+			if fn.Exported() || len(ps) == 0 || c.inOtherRegion(fd.Pos()) || !all(ps, c.inOtherRegion) {
+				continue
+			}
+			if uses == nil {
+				uses = map[*types.Func]int{}
+				for _, obj := range c.Pass.TypesInfo.Uses {
+					if f, ok := obj.(*types.Func); ok && c.Funcs[f] != nil {
+						uses[f]++
+					}
+				}
+			}
+			if uses[fn] != len(ps) {
+				continue // a value handed on, or a call outside a function
+			}
+			c.otherRegions = append(c.otherRegions, dialectRegion{fd.Pos(), fd.End()})
+			changed = true
+		}
+	}
+}
+
+func all(ps []token.Pos, f func(token.Pos) bool) bool {
+	for _, p := range ps {
+		if !f(p) {
+			return false
+		}
+	}
+	return true
+}

@@ -84,6 +84,7 @@ func run(s *modconf.Settings, pass *analysis.Pass) (p *Package) {
 			}
 		}
 	}
+	p.noteDialectCallees()
 	required := requiredDatabases(ms)
 	if p.OtherDatabase = OtherDatabase(pass.Files, pass.Fset, ms, required, p.dir()); p.OtherDatabase != "" {
 		texts = nil
