@@ -176,8 +176,14 @@ func isMessageCall(info *types.Info, call *ast.CallExpr) bool {
 		switch path := fn.Pkg().Path(); {
 		case path == "fmt":
 			return !strings.HasPrefix(fn.Name(), "Sprint") && !strings.HasPrefix(fn.Name(), "Append")
-		case path == "log" || path == "log/slog" || path == "testing" || (path == "errors" && fn.Name() == "New"):
+		case path == "log" || path == "log/slog" || path == "testing":
 			return true
+		case lastElem(path) == "errors" || lastElem(path) == "xerrors":
+			// An errors package's constructors and wrappers (errors.New,
+			// pkg/errors' Wrapf, cockroachdb/errors' Newf) make an error
+			// of their text.
+			sig, ok := fn.Type().(*types.Signature)
+			return ok && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type())
 		}
 		return logMethods[fn.Name()]
 	}

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -50,6 +51,9 @@ func (c *Package) noteDialectBranch(n, parent, grand ast.Node) {
 		if !ok || len(n.List) == 0 {
 			return
 		}
+		if sw.Tag != nil && slices.ContainsFunc(n.List, c.namesPostgres) {
+			c.choosesPostgres = true // case "postgres": the package serves PostgreSQL among others
+		}
 		for _, e := range n.List {
 			if sw.Tag != nil && !c.namesOtherDatabase(e) || sw.Tag == nil && !c.thenOther(e) {
 				return
@@ -90,24 +94,47 @@ func (c *Package) dialectGuard(cond ast.Expr, depth int) (then, els bool) {
 			if isNil(e.X) || isNil(e.Y) {
 				return false, false // err != nil, the common case
 			}
+			if c.namesPostgres(e.X) || c.namesPostgres(e.Y) {
+				c.choosesPostgres = true
+			}
 			other := c.namesOtherDatabase(e.Y) && !c.isConstant(e.X) || c.namesOtherDatabase(e.X) && !c.isConstant(e.Y)
 			return other && e.Op == token.EQL, other && e.Op == token.NEQ
 		}
 	case *ast.CallExpr:
 		if fn, _ := typeutil.Callee(c.Pass.TypesInfo, e).(*types.Func); fn != nil && c.isBool(e) {
-			return otherDatabaseTest.MatchString(fn.Name()), false
+			return c.testNamed(fn.Name()), false
 		}
 	case *ast.Ident:
-		return c.isBool(e) && otherDatabaseTest.MatchString(e.Name), false
+		return c.isBool(e) && c.testNamed(e.Name), false
 	case *ast.SelectorExpr:
-		return c.isBool(e) && otherDatabaseTest.MatchString(e.Sel.Name), false
+		return c.isBool(e) && c.testNamed(e.Sel.Name), false
 	}
 	return false, false
 }
 
+// testNamed reports a test (a function, a flag) named for another
+// database; one named for PostgreSQL (conf.UsePostgreSQL) says the
+// package serves PostgreSQL among others.
+func (c *Package) testNamed(name string) bool {
+	if postgresTest.MatchString(name) {
+		c.choosesPostgres = true
+	}
+	return otherDatabaseTest.MatchString(name)
+}
+
 // otherDatabaseTest matches a test named for another database: isMySQL,
-// IsSQLite3, isCockroachDB, IsCRDB, isMySQLDialect.
-var otherDatabaseTest = regexp.MustCompile(`^(?i:is)(?:MySQL|Mysql|MariaDB|Mariadb|SQLite|Sqlite|Cockroach|CRDB|Crdb|MSSQL|Mssql|SQLServer|Oracle|ClickHouse|Clickhouse|Spanner)(?:3|DB|Db|Dialect|Driver)?$`)
+// IsSQLite3, isCockroachDB, IsCRDB, isMySQLDialect, and Gogs' flags
+// conf.UseMySQL, conf.UseSQLite3.
+var otherDatabaseTest = regexp.MustCompile(`^(?i:is|use|using)(?:MySQL|Mysql|MariaDB|Mariadb|SQLite|Sqlite|Cockroach|CRDB|Crdb|MSSQL|Mssql|SQLServer|Oracle|ClickHouse|Clickhouse|Spanner)(?:3|DB|Db|Dialect|Driver)?$`)
+
+var postgresTest = regexp.MustCompile(`^(?i:is|use|using)(?:Postgres|PostgreSQL|Postgresql|PG|Pg)(?:DB|Db|Dialect|Driver)?$`)
+
+// namesPostgres reports a string constant that is PostgreSQL's name
+// ("postgres", "postgresql").
+func (c *Package) namesPostgres(e ast.Expr) bool {
+	v, ok := c.ConstString(e)
+	return ok && databaseName.MatchString(v) && catalog.DatabaseNamed(v) == "PostgreSQL"
+}
 
 // namesOtherDatabase reports an expression naming a database other than
 // PostgreSQL: a string constant that is a database's name ("mysql",

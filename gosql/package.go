@@ -598,6 +598,10 @@ type Package struct {
 	// against another database (noteDialectBranch).
 	otherFiles   map[string]string
 	otherRegions []dialectRegion
+	// choosesPostgres says the package's own branches name PostgreSQL
+	// among other databases (case "postgres":, conf.UsePostgreSQL): it
+	// serves PostgreSQL, whatever other driver it registers.
+	choosesPostgres bool
 	// ConflictBranches are the if statements and case clauses that test
 	// for SQLSTATE 40001 by its code (noteConflictBranch): what they
 	// return is what a serialization failure becomes.

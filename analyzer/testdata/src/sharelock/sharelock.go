@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jmoiron/sqlx"
+	"github.com/pkg/errors"
 
 	"sharelock/queries"
 )
@@ -80,6 +81,8 @@ func quiet(ctx context.Context, db *sql.DB) {
 	_ = "Select the rows for share holders"
 	log.Printf("SELECT range_id FROM shards WHERE shard_id = %d FOR SHARE", 1)
 	_ = fmt.Errorf("select for share failed: SELECT range_id FROM shards FOR SHARE")
+	_ = errors.Wrapf(nil, "execute %q", "template")
+	_ = errors.Errorf("SELECT range_id FROM shards FOR SHARE failed")
 	_ = writeLockShardQuery
 	_ = writeLockExecutionQuery
 	_ = readLockExecutionQuery
