@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -463,15 +464,39 @@ func analyseHelpers(a *analysis.Analyzer, cfg *packages.Config, pkgs []*packages
 }
 
 // translators returns the imports of a package, of its own module, whose
-// source checks for a serialization failure (modconf.Helper).
+// source checks for a serialization failure (modconf.Helper) and whose
+// errors the package tests for: a line of its source holds errors.Is and
+// the import's name (errors.Is(sqlcon.HandleError(err),
+// sqlcon.ErrConcurrentUpdate())). Any import of the module would do
+// otherwise: on Temporal's persistence tree every package imports the
+// one with its error predicates.
 func translators(p *packages.Package) []*packages.Package {
 	if p.Module == nil {
+		return nil
+	}
+	var tests [][]byte // the lines that call errors.Is
+	for _, name := range p.GoFiles {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		for line := range bytes.Lines(data) {
+			if bytes.Contains(line, []byte("errors.Is(")) {
+				tests = append(tests, line)
+			}
+		}
+	}
+	if len(tests) == 0 {
 		return nil
 	}
 	var out []*packages.Package
 	for _, path := range slices.Sorted(maps.Keys(p.Imports)) {
 		imp := p.Imports[path]
-		if imp.Module != nil && imp.Module.Path == p.Module.Path && modconf.Helper(imp.GoFiles, true) {
+		if imp.Module == nil || imp.Module.Path != p.Module.Path || imp.Name == "" {
+			continue
+		}
+		named := slices.ContainsFunc(tests, func(l []byte) bool { return bytes.Contains(l, []byte(imp.Name+".")) })
+		if named && modconf.Helper(imp.GoFiles, true) {
 			out = append(out, imp)
 		}
 	}
