@@ -136,16 +136,24 @@ func TestTemplatedSQLFile(t *testing.T) {
 // An embedded file the package runs whole with one Exec is one implicit
 // transaction; one it splits runs statement by statement.
 func TestEmbeddedRunWhole(t *testing.T) {
+	checkEmbeddedPackage(t, "embedexec", "setup.sql", "steps.sql")
+}
+
+// checkEmbeddedPackage runs the analyzer on a testdata package and checks
+// its findings against the Go files' `// want` comments and those of its
+// embedded .sql files (analysistest itself reads only the Go files').
+func checkEmbeddedPackage(t *testing.T, pkg string, sqlFiles ...string) {
+	t.Helper()
 	var r recorder
-	results := analysistest.Run(&r, analysistest.TestData(), analyzer.New(), "embedexec")
+	results := analysistest.Run(&r, analysistest.TestData(), analyzer.New(), pkg)
 	for _, e := range r.errs {
 		if !strings.Contains(e, ".sql:") {
 			t.Error(e)
 		}
 	}
-	dir := filepath.Join(analysistest.TestData(), "src", "embedexec")
+	dir := filepath.Join(analysistest.TestData(), "src", pkg)
 	var files []string
-	for _, f := range []string{"setup.sql", "steps.sql"} {
+	for _, f := range sqlFiles {
 		abs, _ := filepath.Abs(filepath.Join(dir, f))
 		files = append(files, abs)
 	}
@@ -158,20 +166,5 @@ func TestEmbeddedRunWhole(t *testing.T) {
 // query call that runs its variable: reported where that transaction is
 // begun outside any retry, quiet inside one.
 func TestEmbeddedLock(t *testing.T) {
-	var r recorder
-	results := analysistest.Run(&r, analysistest.TestData(), analyzer.New(), "embedlock")
-	for _, e := range r.errs {
-		if !strings.Contains(e, ".sql:") {
-			t.Error(e)
-		}
-	}
-	dir := filepath.Join(analysistest.TestData(), "src", "embedlock")
-	var files []string
-	for _, f := range []string{"lock.sql", "retried.sql"} {
-		abs, _ := filepath.Abs(filepath.Join(dir, f))
-		files = append(files, abs)
-	}
-	for _, res := range results {
-		checkSQLWants(t, res.Pass.Fset, res.Diagnostics, files)
-	}
+	checkEmbeddedPackage(t, "embedlock", "lock.sql", "retried.sql")
 }

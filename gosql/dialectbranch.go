@@ -39,7 +39,7 @@ func (c *Package) noteDialectBranch(n, parent, grand ast.Node) {
 			c.otherRegions = append(c.otherRegions, dialectRegion{n.Body.Pos(), n.Body.End()})
 		case els && n.Else != nil:
 			c.otherRegions = append(c.otherRegions, dialectRegion{n.Else.Pos(), n.Else.End()})
-		case els && terminates(n.Body):
+		case els && Terminates(n.Body):
 			// if d != "cockroach" { return fn(con) }: the rest of the
 			// block is CockroachDB's.
 			if end := blockEnd(parent); end.IsValid() {
@@ -191,8 +191,8 @@ func isNil(e ast.Expr) bool {
 	return ok && id.Name == "nil"
 }
 
-// terminates reports a block that ends in a return or a panic.
-func terminates(b *ast.BlockStmt) bool {
+// Terminates reports a block whose last statement returns or panics.
+func Terminates(b *ast.BlockStmt) bool {
 	if len(b.List) == 0 {
 		return false
 	}

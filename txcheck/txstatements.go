@@ -445,28 +445,9 @@ func (d *txStatements) exclusive(a, b *ast.CallExpr) bool {
 	}
 	// a sits in an if's body that ends in a return, b after that if.
 	for i := k; i+1 < len(pa); i++ {
-		if is, ok := pa[i].(*ast.IfStmt); ok && pa[i+1] == is.Body && returns(is.Body) {
+		if is, ok := pa[i].(*ast.IfStmt); ok && pa[i+1] == is.Body && gosql.Terminates(is.Body) {
 			return true
 		}
-	}
-	return false
-}
-
-// returns reports a block whose last statement returns or panics.
-func returns(b *ast.BlockStmt) bool {
-	if len(b.List) == 0 {
-		return false
-	}
-	switch s := b.List[len(b.List)-1].(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.ExprStmt:
-		call, ok := s.X.(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		id, ok := call.Fun.(*ast.Ident)
-		return ok && id.Name == "panic"
 	}
 	return false
 }
