@@ -33,6 +33,7 @@ type dialectRegion struct{ pos, end token.Pos }
 func (c *Package) noteDialectBranch(n, parent, grand ast.Node) {
 	switch n := n.(type) {
 	case *ast.IfStmt:
+		c.notePostgresTest(n.Cond)
 		then, els := c.dialectGuard(n.Cond, 0)
 		switch {
 		case then:
@@ -53,6 +54,9 @@ func (c *Package) noteDialectBranch(n, parent, grand ast.Node) {
 		}
 		if sw.Tag != nil && slices.ContainsFunc(n.List, c.namesPostgres) {
 			c.choosesPostgres = true // case "postgres": the package serves PostgreSQL among others
+		}
+		for _, e := range n.List {
+			c.notePostgresTest(e)
 		}
 		for _, e := range n.List {
 			if sw.Tag != nil && !c.namesOtherDatabase(e) || sw.Tag == nil && !c.thenOther(e) {
@@ -128,6 +132,22 @@ func (c *Package) testNamed(name string) bool {
 var otherDatabaseTest = regexp.MustCompile(`^(?i:is|use|using)(?:MySQL|Mysql|MariaDB|Mariadb|SQLite|Sqlite|Cockroach|CRDB|Crdb|MSSQL|Mssql|SQLServer|Oracle|ClickHouse|Clickhouse|Spanner)(?:3|DB|Db|Dialect|Driver)?$`)
 
 var postgresTest = regexp.MustCompile(`^(?i:is|use|using)(?:Postgres|PostgreSQL|Postgresql|PG|Pg)(?:DB|Db|Dialect|Driver)?$`)
+
+// notePostgresTest notes a condition that names PostgreSQL's
+// configuration (Flyte's datacatalog: `case
+// !dbConfigValues.Postgres.IsEmpty():`): the package chooses it among
+// others.
+func (c *Package) notePostgresTest(cond ast.Expr) {
+	if c.choosesPostgres {
+		return
+	}
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && strings.Contains(strings.ToLower(id.Name), "postgres") {
+			c.choosesPostgres = true
+		}
+		return !c.choosesPostgres
+	})
+}
 
 // namesPostgres reports a string constant that is PostgreSQL's name
 // ("postgres", "postgresql").
