@@ -143,3 +143,10 @@ func TestRetryOnMessageText(t *testing.T) {
 func TestDialectBranch(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "dialectbranch")
 }
+
+// TestAutoMigrate: the models handed to gorm's AutoMigrate whose tables
+// Aurora DSQL refuses (a serial key, an index without ASYNC), and those
+// it takes.
+func TestAutoMigrate(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(), "automigrate")
+}

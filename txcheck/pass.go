@@ -212,6 +212,7 @@ func runTx(sites *analysis.Analyzer, pass *analysis.Pass) (res *Result) {
 	c.flow(p.Scripts)
 	c.transactionStatements(p.Scripts)
 	c.lockingMigrator()
+	c.autoMigrations()
 	priors := c.txPriors(p.Parsed)
 	c.summary = c.summarize(p.Scripts, p.Parsed)
 	c.summary.SetFences(c.learnFences(p.Parsed))
