@@ -274,3 +274,21 @@ func TestOtherDialectPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedIn: the database a name written as one word names, whole or
+// in part; "pg" only whole, as it is part of too many words.
+func TestNamedIn(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		whole bool
+		want  string
+	}{
+		{"sqlite3", true, "SQLite"}, {"cockroachdb", true, "CockroachDB"}, {"postgres", true, "PostgreSQL"}, {"pg", true, "PostgreSQL"},
+		{"DBTypeMySQL", false, "MySQL"}, {"KindSQLite", false, "SQLite"},
+		{"DBTypeMySQL", true, ""}, {"upgrade", false, ""}, {"version", false, ""},
+	} {
+		if got := NamedIn(c.name, c.whole); got != c.want {
+			t.Errorf("NamedIn(%q, %v) = %q, want %q", c.name, c.whole, got, c.want)
+		}
+	}
+}

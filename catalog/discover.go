@@ -299,6 +299,28 @@ func DatabaseNamed(rel string) string {
 	return ""
 }
 
+// NamedIn returns the database a name written as one word names: the
+// whole word ("sqlite3", "cockroachdb", "postgres") or, where whole is
+// false, any part of it (DBTypeMySQL, KindSQLite); "" when none. Parts
+// are only other databases' names: "pg" is part of too many words.
+func NamedIn(name string, whole bool) string {
+	w := strings.TrimRight(strings.ToLower(name), "0123456789")
+	if db := otherDialects[w]; db != "" {
+		return db
+	}
+	if postgresWords[w] {
+		return "PostgreSQL"
+	}
+	if !whole {
+		for word, db := range otherDialects {
+			if strings.Contains(w, word) {
+				return db
+			}
+		}
+	}
+	return ""
+}
+
 // otherDatabase returns the database other than PostgreSQL a path names,
 // "" when it names none.
 func otherDatabase(rel string) string {

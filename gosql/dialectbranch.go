@@ -117,21 +117,36 @@ func (c *Package) dialectGuard(cond ast.Expr, depth int) (then, els bool) {
 }
 
 // testNamed reports a test (a function, a flag) named for another
-// database; one named for PostgreSQL (conf.UsePostgreSQL) says the
-// package serves PostgreSQL among others.
+// database: isMySQL, IsSQLite3, isCockroachDB, IsCRDB, isMySQLDialect,
+// Gogs' conf.UseMySQL. One named for PostgreSQL (conf.UsePostgreSQL) says
+// the package serves PostgreSQL among others.
 func (c *Package) testNamed(name string) bool {
-	if postgresTest.MatchString(name) {
+	db := testedDatabase(name)
+	if db == "PostgreSQL" {
 		c.choosesPostgres = true
 	}
-	return otherDatabaseTest.MatchString(name)
+	return db != "" && db != "PostgreSQL"
 }
 
-// otherDatabaseTest matches a test named for another database: isMySQL,
-// IsSQLite3, isCockroachDB, IsCRDB, isMySQLDialect, and Gogs' flags
-// conf.UseMySQL, conf.UseSQLite3.
-var otherDatabaseTest = regexp.MustCompile(`^(?i:is|use|using)(?:MySQL|Mysql|MariaDB|Mariadb|SQLite|Sqlite|Cockroach|CRDB|Crdb|MSSQL|Mssql|SQLServer|Oracle|ClickHouse|Clickhouse|Spanner)(?:3|DB|Db|Dialect|Driver)?$`)
-
-var postgresTest = regexp.MustCompile(`^(?i:is|use|using)(?:Postgres|PostgreSQL|Postgresql|PG|Pg)(?:DB|Db|Dialect|Driver)?$`)
+// testedDatabase returns the database a test's name is for: is, use or
+// using, the database's name, and maybe Dialect, Driver or DB after it.
+func testedDatabase(name string) string {
+	lower := strings.ToLower(name)
+	for _, prefix := range []string{"using", "use", "is"} {
+		rest, ok := strings.CutPrefix(lower, prefix)
+		if !ok {
+			continue
+		}
+		for _, suffix := range []string{"dialect", "driver", "db", ""} {
+			if w, ok := strings.CutSuffix(rest, suffix); ok && w != "" {
+				if db := catalog.NamedIn(w, true); db != "" {
+					return db
+				}
+			}
+		}
+	}
+	return ""
+}
 
 // notePostgresTest notes a condition that names PostgreSQL's
 // configuration (Flyte's datacatalog: `case
@@ -182,13 +197,8 @@ func (c *Package) namesOtherDatabase(e ast.Expr) bool {
 	default:
 		return false
 	}
-	lower := strings.ToLower(name)
-	for _, w := range []string{"mysql", "mariadb", "sqlite", "cockroach", "crdb", "mssql", "sqlserver", "oracle", "clickhouse", "spanner"} {
-		if strings.Contains(lower, w) {
-			return true
-		}
-	}
-	return false
+	db := catalog.NamedIn(name, false)
+	return db != "" && db != "PostgreSQL"
 }
 
 // databaseName is what a database's name looks like as a value: one
