@@ -54,12 +54,17 @@ func driverDatabase(path string) string {
 // "" when its SQL is PostgreSQL's, when it speaks to several (a migration
 // command choosing the engine), or when its module has one database's
 // SQL: the SQL it ports. A test that runs a store on SQLite says nothing
-// of the store.
-func OtherDatabase(files []*ast.File, fset *token.FileSet, s *modconf.Settings, required map[string]bool, dir string) string {
+// of the store. choosesPostgres says the package's own branches name
+// PostgreSQL (case "postgres":, conf.UsePostgreSQL): it speaks to it too,
+// whatever the one driver it imports (Gogs', Flyte's: SQLite's).
+func OtherDatabase(files []*ast.File, fset *token.FileSet, s *modconf.Settings, required map[string]bool, dir string, choosesPostgres bool) string {
 	if required == nil {
 		return ""
 	}
 	speaks := map[string]bool{}
+	if choosesPostgres {
+		speaks["PostgreSQL"] = true
+	}
 	for _, f := range files {
 		if strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") {
 			continue

@@ -57,8 +57,19 @@ func TestOtherDatabase(t *testing.T) {
 			}
 			files = append(files, af)
 		}
-		if got := OtherDatabase(files, fset, c.s, requiredDatabases(c.s), filepath.Join(root, c.dir)); got != c.want {
+		if got := OtherDatabase(files, fset, c.s, requiredDatabases(c.s), filepath.Join(root, c.dir), false); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+	// SQLite's driver alone, but branches that name PostgreSQL (Gogs').
+	fset := token.NewFileSet()
+	af, err := parser.ParseFile(fset, filepath.Join(root, "store/a/a.go"), "package p\nimport _ \"modernc.org/sqlite\"\n", parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for chooses, want := range map[bool]string{false: "SQLite", true: ""} {
+		if got := OtherDatabase([]*ast.File{af}, fset, multi, requiredDatabases(multi), filepath.Join(root, "store/a"), chooses); got != want {
+			t.Errorf("SQLite's driver, a branch for PostgreSQL %v: got %q, want %q", chooses, got, want)
 		}
 	}
 }

@@ -86,10 +86,7 @@ func run(s *modconf.Settings, pass *analysis.Pass) (p *Package) {
 	}
 	p.noteDialectCallees()
 	required := requiredDatabases(ms)
-	if p.OtherDatabase = OtherDatabase(pass.Files, pass.Fset, ms, required, p.dir()); p.choosesPostgres {
-		p.OtherDatabase = "" // Gogs' database package registers SQLite's driver, and chooses PostgreSQL's too
-	}
-	if p.OtherDatabase != "" {
+	if p.OtherDatabase = OtherDatabase(pass.Files, pass.Fset, ms, required, p.dir(), p.choosesPostgres); p.OtherDatabase != "" {
 		texts = nil
 		if ms.Verbose {
 			fmt.Fprintf(os.Stderr, "dsqllint: %s: %s SQL beside the module's PostgreSQL, left out\n", pass.Pkg.Path(), p.OtherDatabase)
