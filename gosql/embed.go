@@ -42,8 +42,10 @@ func (c *Package) Embedded() []*sqltext.Text {
 // linkEmbedded makes an embedded .sql file the text of the query calls
 // that run its variable (tx.QueryRow(lockStmt, id), where //go:embed
 // lock.sql declares lockStmt): its locks and writes run there, in that
-// call's transaction, as a constant's do.
+// call's transaction, as a constant's do. It also notes the files a call
+// runs as one string (RunWhole).
 func (c *Package) linkEmbedded(files []*sqltext.Text) {
+	c.runWhole = map[string]bool{}
 	vars := c.embeddedVars()
 	if len(vars) == 0 {
 		return
@@ -55,9 +57,6 @@ func (c *Package) linkEmbedded(files []*sqltext.Text) {
 		}
 	}
 	for _, q := range c.Queries {
-		if q.Text != nil || q.arg == nil {
-			continue
-		}
 		arg := ast.Unparen(q.arg)
 		if conv, ok := arg.(*ast.CallExpr); ok && len(conv.Args) == 1 && c.Pass.TypesInfo.Types[conv.Fun].IsType() {
 			arg = ast.Unparen(conv.Args[0]) // string(lockSQL)
@@ -66,7 +65,12 @@ func (c *Package) linkEmbedded(files []*sqltext.Text) {
 		if !ok {
 			continue
 		}
-		if t := byName[vars[c.Pass.TypesInfo.Uses[id]]]; t != nil {
+		name, ok := vars[c.Pass.TypesInfo.Uses[id]]
+		if !ok {
+			continue
+		}
+		c.runWhole[name] = true
+		if t := byName[name]; t != nil && q.Text == nil {
 			q.Text, t.Known = t, true
 			if t.Scope == nil {
 				t.Scope = q.Scope
@@ -79,24 +83,7 @@ func (c *Package) linkEmbedded(files []*sqltext.Text) {
 // package runs as one string (db.ExecContext(ctx, schemaSQL), where
 // //go:embed schema.sql declares schemaSQL): one Exec, one implicit
 // transaction for all its statements.
-func (c *Package) RunWhole(name string) bool {
-	if c.runWhole == nil {
-		c.runWhole = map[string]bool{}
-		files := c.embeddedVars()
-		for _, q := range c.Queries {
-			arg := ast.Unparen(q.arg)
-			if conv, ok := arg.(*ast.CallExpr); ok && len(conv.Args) == 1 && c.Pass.TypesInfo.Types[conv.Fun].IsType() {
-				arg = ast.Unparen(conv.Args[0]) // string(schemaSQL)
-			}
-			if id, ok := arg.(*ast.Ident); ok {
-				if f, ok := files[c.Pass.TypesInfo.Uses[id]]; ok {
-					c.runWhole[f] = true
-				}
-			}
-		}
-	}
-	return c.runWhole[name]
-}
+func (c *Package) RunWhole(name string) bool { return c.runWhole[name] }
 
 // embeddedVars maps the package variables //go:embed fills with one .sql
 // file to that file.
