@@ -183,7 +183,7 @@ func isMessageCall(info *types.Info, call *ast.CallExpr) bool {
 			// pkg/errors' Wrapf, cockroachdb/errors' Newf) make an error
 			// of their text.
 			sig, ok := fn.Type().(*types.Signature)
-			return ok && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type())
+			return ok && sig.Results().Len() == 1 && IsError(sig.Results().At(0).Type())
 		}
 		return logMethods[fn.Name()]
 	}
