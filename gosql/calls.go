@@ -178,7 +178,7 @@ func isMessageCall(info *types.Info, call *ast.CallExpr) bool {
 			return !strings.HasPrefix(fn.Name(), "Sprint") && !strings.HasPrefix(fn.Name(), "Append")
 		case path == "log" || path == "log/slog" || path == "testing":
 			return true
-		case lastElem(path) == "errors" || lastElem(path) == "xerrors":
+		case IsErrorsPackage(path):
 			// An errors package's constructors and wrappers (errors.New,
 			// pkg/errors' Wrapf, cockroachdb/errors' Newf) make an error
 			// of their text.
@@ -249,6 +249,13 @@ const (
 	PkgEntSQL     = "entgo.io/ent/dialect/sql"
 	PkgBun        = "github.com/uptrace/bun"
 )
+
+// IsErrorsPackage reports the standard library's errors package or one
+// of its stand-ins (github.com/pkg/errors, github.com/cockroachdb/errors,
+// golang.org/x/xerrors).
+func IsErrorsPackage(path string) bool {
+	return lastElem(path) == "errors" || lastElem(path) == "xerrors"
+}
 
 // IsError reports the type error.
 func IsError(t types.Type) bool {

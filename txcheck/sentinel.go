@@ -6,6 +6,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/dsqllint/dsqllint/gosql"
 )
 
 // An error translation layer turns a serialization failure into an error
@@ -100,7 +102,7 @@ func (c *checker) testsSentinel(n ast.Node, pending *[]string) bool {
 	switch n := n.(type) {
 	case *ast.CallExpr:
 		fn, ok := typeutil.Callee(c.Pass.TypesInfo, n).(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Name() != "Is" || len(n.Args) != 2 || !isErrorsPackage(fn.Pkg().Path()) {
+		if !ok || fn.Pkg() == nil || fn.Name() != "Is" || len(n.Args) != 2 || !gosql.IsErrorsPackage(fn.Pkg().Path()) {
 			return false
 		}
 		targets = n.Args[1:]
@@ -125,11 +127,4 @@ func (c *checker) testsSentinel(n ast.Node, pending *[]string) bool {
 		}
 	}
 	return false
-}
-
-// isErrorsPackage reports the standard library's errors package or one
-// of its stand-ins (github.com/pkg/errors, github.com/cockroachdb/errors,
-// github.com/go-errors/errors).
-func isErrorsPackage(path string) bool {
-	return path == "errors" || len(path) > 7 && path[len(path)-7:] == "/errors"
 }
